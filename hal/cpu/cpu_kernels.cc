@@ -1,0 +1,18 @@
+#include "hal/cpu/cpu_kernels.h"
+
+namespace ge::hal {
+
+void RegisterCpuKernels(KernelRegistry& r) {
+  RegisterConvKernels(r);
+  RegisterMatMulKernels(r);
+  RegisterPoolKernels(r);
+  RegisterNormKernels(r);
+  RegisterSoftmaxKernels(r);
+  RegisterUnaryKernels(r);
+  RegisterBinaryKernels(r);
+  RegisterShapeKernels(r);
+  RegisterDataMovementKernels(r);
+  RegisterReduceKernels(r);
+}
+
+}  // namespace ge::hal

@@ -1,0 +1,24 @@
+// Registration of every CPU kernel. Each kernel family lives in its own file
+// under hal/cpu/kernels/ and exposes one Register*Kernels function.
+#pragma once
+
+#include "hal/kernel.h"
+
+namespace ge::hal {
+
+void RegisterCpuKernels(KernelRegistry& r);
+
+// oneDNN-backed families.
+void RegisterConvKernels(KernelRegistry& r);        // Conv (grouped, depthwise)
+void RegisterMatMulKernels(KernelRegistry& r);      // MatMul, Gemm
+void RegisterPoolKernels(KernelRegistry& r);        // MaxPool, AveragePool, GlobalAveragePool
+void RegisterNormKernels(KernelRegistry& r);        // BatchNormalization, LayerNormalization
+void RegisterSoftmaxKernels(KernelRegistry& r);     // Softmax
+// Own loops.
+void RegisterUnaryKernels(KernelRegistry& r);       // Relu, Clip, Sigmoid, Tanh, Erf, Sqrt, ...
+void RegisterBinaryKernels(KernelRegistry& r);      // Add, Sub, Mul, Div, Pow, Equal, Where (broadcasting)
+void RegisterShapeKernels(KernelRegistry& r);       // Reshape, Flatten, Squeeze, Unsqueeze, Identity, Shape, Cast, Expand
+void RegisterDataMovementKernels(KernelRegistry& r);  // Transpose, Concat, Split, Slice, Gather, Pad
+void RegisterReduceKernels(KernelRegistry& r);      // ReduceMean, ...
+
+}  // namespace ge::hal

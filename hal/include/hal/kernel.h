@@ -1,0 +1,95 @@
+// Kernels: what the backend can compute, and the objects that compute it.
+//
+// The compiler asks the registry whether a node is supported (Supports) and
+// the runtimes create kernels once at load (Create). Run() is the only thing
+// called per inference; it must not allocate unless the kernel says so.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "hal/dtype.h"
+#include "hal/status.h"
+
+namespace ge::hal {
+
+struct TensorInfo {
+  DataType dtype = DataType::kUndefined;  // kUndefined marks an absent optional input
+  std::vector<int64_t> dims;              // static at kernel creation
+  int64_t NumElements() const { return ge::NumElements(dims); }
+  size_t Bytes() const { return static_cast<size_t>(NumElements()) * DataTypeSize(dtype); }
+  bool present() const { return dtype != DataType::kUndefined; }
+};
+
+// Attributes as a kernel sees them (no graphs, no tensors).
+class Attrs {
+ public:
+  using Value = std::variant<int64_t, double, std::string, std::vector<int64_t>, std::vector<double>>;
+
+  void Set(const std::string& name, Value v) { values_[name] = std::move(v); }
+  bool Has(const std::string& name) const { return values_.count(name) != 0; }
+  int64_t GetInt(const std::string& name, int64_t def) const;
+  float GetFloat(const std::string& name, float def) const;
+  std::string GetString(const std::string& name, const std::string& def) const;
+  std::vector<int64_t> GetInts(const std::string& name, const std::vector<int64_t>& def = {}) const;
+  std::vector<float> GetFloats(const std::string& name, const std::vector<float>& def = {}) const;
+  const std::map<std::string, Value>& values() const { return values_; }
+
+ private:
+  std::map<std::string, Value> values_;
+};
+
+// Everything a kernel needs to be created: op type (ONNX names), attributes,
+// static input/output types and shapes, and the data of inputs that are
+// constant at load time (weights), so a kernel can pre-pack them once.
+struct KernelSpec {
+  std::string op;
+  std::string name;  // node name, for messages
+  Attrs attrs;
+  std::vector<TensorInfo> inputs;
+  std::vector<TensorInfo> outputs;
+  // Same length as inputs (or empty); non-null where the input is constant.
+  // The pointed-to data outlives the kernel.
+  std::vector<const void*> const_inputs;
+
+  const void* ConstInput(size_t i) const { return i < const_inputs.size() ? const_inputs[i] : nullptr; }
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  // inputs[i] / outputs[j] point to buffers of spec.inputs[i].Bytes() /
+  // spec.outputs[j].Bytes(); absent optional inputs are nullptr. Buffers are
+  // 64-byte aligned. Runs on the calling thread (oneDNN may fan out).
+  virtual Status Run(const void* const* inputs, void* const* outputs) = 0;
+};
+
+using KernelCreateFn = std::function<Result<std::unique_ptr<Kernel>>(const KernelSpec&)>;
+// Answers whether this spec (dtypes, attributes, ranks) can be run; the
+// message of a non-OK status says why not.
+using KernelSupportFn = std::function<Status(const KernelSpec&)>;
+
+class KernelRegistry {
+ public:
+  // support may be empty: then every spec of that op is accepted by Supports()
+  // and Create() reports what it cannot do.
+  void Register(const std::string& op, KernelSupportFn support, KernelCreateFn create);
+  bool HasOp(const std::string& op) const { return entries_.count(op) != 0; }
+  Status Supports(const KernelSpec& spec) const;
+  Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) const;
+  std::vector<std::string> Ops() const;
+
+ private:
+  struct Entry {
+    KernelSupportFn support;
+    KernelCreateFn create;
+  };
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace ge::hal

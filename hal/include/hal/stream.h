@@ -1,0 +1,29 @@
+// Streams: ordered queues of work. On the CPU backend each stream is a worker
+// thread; work enqueued on one stream runs in order, streams run in parallel.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+
+#include "hal/status.h"
+
+namespace ge::hal {
+
+class Event;
+
+class Stream {
+ public:
+  using Work = std::function<Status()>;
+  virtual ~Stream() = default;
+  // Queues work; never blocks. The first failing work's status is kept and
+  // returned by Synchronize(); later work on the stream is skipped.
+  virtual void Enqueue(Work work) = 0;
+  // Blocks until everything queued so far has run, or the timeout passes
+  // (then returns kTimeout and the work keeps running). Clears the sticky error.
+  virtual Status Synchronize(std::chrono::milliseconds timeout = std::chrono::milliseconds::max()) = 0;
+};
+
+std::unique_ptr<Stream> CreateCpuStream();
+
+}  // namespace ge::hal

@@ -1,0 +1,88 @@
+// The op registry: one entry per op type with its arity, attribute defaults,
+// shape/dtype inference and the memory semantics the conflict passes read.
+// Op type names are ONNX's (Conv, Gemm, ...) plus the IR's own (Data,
+// NetOutput, Const).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ge/ir/graph.h"
+#include "ge/ir/tensor.h"
+
+namespace ge {
+
+// What inference of one node sees. Input descs come from the producers'
+// output descs; input values are known for constants and for small tensors
+// the shape-inference pass could evaluate (Shape -> Gather -> Concat chains).
+class InferContext {
+ public:
+  using ValueFn = std::function<const Tensor*(size_t input)>;
+  InferContext(Node& node, ValueFn values) : node_(node), values_(std::move(values)) {}
+
+  Node& node() { return node_; }
+  size_t num_inputs() const { return node_.num_inputs(); }
+  bool has_input(size_t i) const { return node_.HasInput(i); }
+  // Description of input i as produced upstream (dtype kUndefined if absent).
+  const TensorDesc& input(size_t i) const;
+  // Known value of input i, or nullptr.
+  const Tensor* input_value(size_t i) const { return has_input(i) && values_ ? values_(i) : nullptr; }
+  size_t num_outputs() const { return node_.num_outputs(); }
+  TensorDesc& output(size_t i) { return node_.output_desc(i); }
+  // A failure naming this node: "node x (Reshape): <msg>".
+  Status Error(const std::string& msg) const { return InvalidArgument("node " + node_.Label() + ": " + msg); }
+
+ private:
+  Node& node_;
+  ValueFn values_;
+  static const TensorDesc kAbsent;
+};
+
+using InferFn = std::function<Status(InferContext&)>;
+
+// Memory semantics (after GE's anchor attributes), read by the memory passes.
+struct MemorySemantics {
+  // Output i may share input ref_input[i]'s buffer without copy (Reshape,
+  // Squeeze, Identity ...). -1: no reference.
+  std::vector<int> reference_outputs;
+  // Outputs that may be computed in place over the same-index input.
+  std::vector<int> inplace_outputs;
+  bool continuous_input = false;   // inputs must be contiguous (e.g. Concat without copy)
+  bool continuous_output = false;  // outputs contiguous (Split)
+};
+
+struct OpDef {
+  std::string type;
+  int min_inputs = 0;
+  int max_inputs = 0;  // -1: variadic
+  int min_outputs = 1;
+  int max_outputs = 1;  // -1: variadic
+  std::map<std::string, AttrValue> attr_defaults;
+  InferFn infer;
+  MemorySemantics memory;
+};
+
+class OpRegistry {
+ public:
+  // The process-wide registry with every built-in op.
+  static const OpRegistry& Global();
+  void Register(OpDef def);
+  const OpDef* Find(const std::string& type) const;
+  std::vector<std::string> Types() const;
+
+ private:
+  std::map<std::string, OpDef> defs_;
+};
+
+// Fills every OpDef of the built-in ops into `r` (libge/ops/all_ops.cc).
+void RegisterBuiltinOps(OpRegistry& r);
+
+// Checks arity against the def and runs its inference; errors name the node.
+Status InferNode(Node& node, const InferContext::ValueFn& values);
+
+// ONNX multidirectional broadcasting of two shapes (unknown dims propagate).
+Result<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+}  // namespace ge

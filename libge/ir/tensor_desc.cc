@@ -1,0 +1,43 @@
+#include "ge/ir/tensor_desc.h"
+
+namespace ge {
+
+const char* FormatName(Format f) {
+  switch (f) {
+    case Format::kND: return "ND";
+    case Format::kNCHW: return "NCHW";
+    case Format::kNHWC: return "NHWC";
+    case Format::kBlocked: return "blocked";
+  }
+  return "invalid";
+}
+
+bool TensorDesc::is_static() const {
+  if (unknown_rank()) return false;
+  for (int64_t d : dims)
+    if (d < 0) return false;
+  return true;
+}
+
+int64_t TensorDesc::Bytes() const {
+  int64_t n = NumElements();
+  return n < 0 ? -1 : n * static_cast<int64_t>(DataTypeSize(dtype));
+}
+
+std::string DimsToString(const std::vector<int64_t>& dims) {
+  if (dims.size() == 1 && dims[0] == kUnknownRank) return "[*]";
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ",";
+    s += dims[i] < 0 ? std::string("?") : std::to_string(dims[i]);
+  }
+  return s + "]";
+}
+
+std::string TensorDesc::ToString() const {
+  std::string s = std::string(DataTypeName(dtype)) + DimsToString(dims);
+  if (format != Format::kND) s += std::string("{") + FormatName(format) + "}";
+  return s;
+}
+
+}  // namespace ge

@@ -1,0 +1,56 @@
+#include "ge/ir/text_form.h"
+
+namespace ge {
+
+std::string NodeToText(const Node& n) {
+  std::string s = "%" + n.name() + " = " + n.type();
+  if (!n.attrs().empty()) {
+    s += "[";
+    bool first = true;
+    for (const auto& [k, v] : n.attrs()) {
+      if (!first) s += ", ";
+      first = false;
+      s += k + "=" + AttrToString(v);
+    }
+    s += "]";
+  }
+  s += "(";
+  for (size_t i = 0; i < n.num_inputs(); ++i) {
+    if (i) s += ", ";
+    Endpoint e = n.InputSource(i);
+    s += e.valid() ? "%" + e.node->name() + ":" + std::to_string(e.index) : std::string("_");
+  }
+  s += ")";
+  if (!n.control_inputs().empty()) {
+    s += " ^(";
+    for (size_t i = 0; i < n.control_inputs().size(); ++i) s += (i ? ", %" : "%") + n.control_inputs()[i]->name();
+    s += ")";
+  }
+  s += " -> (";
+  for (size_t i = 0; i < n.num_outputs(); ++i) s += (i ? ", " : "") + n.output_desc(i).ToString();
+  s += ")";
+  return s;
+}
+
+std::string GraphToText(const Graph& g) {
+  std::string s = "graph " + g.name() + " {\n";
+  auto order = g.TopologicalOrder();
+  std::vector<Node*> nodes = order.ok() ? order.value() : g.nodes();
+  for (Node* n : nodes) {
+    s += "  " + NodeToText(*n) + "\n";
+    for (const auto& [k, sg] : n->subgraphs()) {
+      if (!sg) continue;
+      std::string sub = GraphToText(*sg);
+      size_t pos = 0;
+      s += "  // subgraph " + k + " of " + n->name() + "\n";
+      while (pos < sub.size()) {
+        size_t nl = sub.find('\n', pos);
+        s += "    " + sub.substr(pos, nl - pos) + "\n";
+        pos = nl == std::string::npos ? sub.size() : nl + 1;
+      }
+    }
+  }
+  return s + "}\n";
+}
+
+}  // namespace ge

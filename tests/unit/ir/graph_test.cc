@@ -1,0 +1,109 @@
+#include <gtest/gtest.h>
+
+#include "ge/ir/graph.h"
+#include "ge/ir/text_form.h"
+#include "ge/ir/verifier.h"
+
+namespace ge {
+namespace {
+
+// input -> relu -> NetOutput, with a Const feeding an Add.
+std::unique_ptr<Graph> SmallGraph() {
+  auto g = std::make_unique<Graph>("g");
+  Node* in = g->AddNode(op::kData, "x", 0, 1);
+  in->SetAttr("index", int64_t{0});
+  in->output_desc(0) = TensorDesc(DataType::kFloat32, {1, 4});
+  Node* c = g->AddNode(op::kConst, "c", 0, 1);
+  std::vector<float> v = {1, 2, 3, 4};
+  c->SetAttr("value", Tensor::FromVector(DataType::kFloat32, {1, 4}, v));
+  c->output_desc(0) = TensorDesc(DataType::kFloat32, {1, 4});
+  Node* add = g->AddNode("Add", "add", 2, 1);
+  Node* relu = g->AddNode("Relu", "relu", 1, 1);
+  Node* out = g->AddNode(op::kNetOutput, "out", 1, 0);
+  EXPECT_TRUE(g->AddEdge(in, 0, add, 0).ok());
+  EXPECT_TRUE(g->AddEdge(c, 0, add, 1).ok());
+  EXPECT_TRUE(g->AddEdge(add, 0, relu, 0).ok());
+  EXPECT_TRUE(g->AddEdge(relu, 0, out, 0).ok());
+  return g;
+}
+
+TEST(Graph, EdgesAreTwoSided) {
+  auto g = SmallGraph();
+  Node* add = g->FindNode("add");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->InputNode(0)->name(), "x");
+  EXPECT_EQ(add->InputNode(1)->name(), "c");
+  ASSERT_EQ(add->OutputConsumers(0).size(), 1u);
+  EXPECT_EQ(add->OutputConsumers(0)[0].node->name(), "relu");
+  EXPECT_TRUE(VerifyGraph(*g).ok());
+}
+
+TEST(Graph, DoubleConnectFails) {
+  auto g = SmallGraph();
+  Status s = g->AddEdge(g->FindNode("x"), 0, g->FindNode("add"), 0);
+  EXPECT_FALSE(s.ok());
+}
+
+TEST(Graph, TopologicalOrderIsStableAndDetectsCycles) {
+  auto g = SmallGraph();
+  auto order = g->TopologicalOrder();
+  ASSERT_TRUE(order.ok());
+  std::vector<std::string> names;
+  for (Node* n : *order) names.push_back(n->name());
+  EXPECT_EQ(names, (std::vector<std::string>{"x", "c", "add", "relu", "out"}));
+  g->AddControlEdge(g->FindNode("relu"), g->FindNode("add"));
+  EXPECT_FALSE(g->TopologicalOrder().ok());
+  EXPECT_FALSE(VerifyGraph(*g).ok());
+}
+
+TEST(Graph, RemoveNodeDisconnects) {
+  auto g = SmallGraph();
+  Node* relu = g->FindNode("relu");
+  ASSERT_TRUE(g->ReplaceAllUses({relu, 0}, {g->FindNode("add"), 0}).ok());
+  g->RemoveNode(relu);
+  EXPECT_EQ(g->FindNode("relu"), nullptr);
+  EXPECT_EQ(g->FindNode("out")->InputNode(0)->name(), "add");
+  EXPECT_TRUE(VerifyGraph(*g).ok());
+}
+
+TEST(Graph, CloneIsDeepAndEqualInText) {
+  auto g = SmallGraph();
+  auto c = g->Clone();
+  EXPECT_EQ(GraphToText(*g), GraphToText(*c));
+  c->RemoveNode(c->FindNode("relu"));
+  EXPECT_NE(g->FindNode("relu"), nullptr);
+  EXPECT_NE(GraphToText(*g), GraphToText(*c));
+}
+
+TEST(Graph, TextFormIsReadable) {
+  auto g = SmallGraph();
+  std::string t = GraphToText(*g);
+  EXPECT_NE(t.find("%add = Add(%x:0, %c:0) -> (undef[])"), std::string::npos) << t;
+  EXPECT_NE(t.find("%c = Const[value=tensor<f32[1,4] [1,2,3,4]>]() -> (f32[1,4])"), std::string::npos) << t;
+}
+
+TEST(Verifier, CatchesBadInvariants) {
+  auto g = SmallGraph();
+  g->AddNode(op::kNetOutput, "out2", 1, 0);
+  EXPECT_FALSE(VerifyGraph(*g).ok());
+  auto g2 = SmallGraph();
+  Node* d = g2->AddNode(op::kData, "y", 0, 1);
+  d->SetAttr("index", int64_t{0});
+  Status s = VerifyGraph(*g2);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("repeats index"), std::string::npos);
+  auto g3 = SmallGraph();
+  g3->FindNode("c")->output_desc(0) = TensorDesc(DataType::kFloat32, {2, 4});
+  g3->FindNode("c")->SetAttr("value", Tensor::FromVector(DataType::kFloat32, {2, 4}, std::vector<float>{1, 2}));
+  EXPECT_FALSE(VerifyGraph(*g3).ok());
+}
+
+TEST(TensorDesc, Strings) {
+  EXPECT_EQ(TensorDesc(DataType::kInt64, {-1, 128}).ToString(), "i64[?,128]");
+  EXPECT_EQ(TensorDesc(DataType::kFloat32, {kUnknownRank}).ToString(), "f32[*]");
+  EXPECT_FALSE(TensorDesc(DataType::kFloat32, {-1, 3}).is_static());
+  EXPECT_EQ(TensorDesc(DataType::kFloat32, {2, 3}).Bytes(), 24);
+}
+
+}  // namespace
+}  // namespace ge

@@ -1,0 +1,99 @@
+// Runs one CPU kernel on host vectors; shared by the kernel tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "hal/device.h"
+#include "hal/kernel.h"
+#include "hal/memory.h"
+
+namespace ge::test {
+
+struct HostTensor {
+  DataType dtype = DataType::kUndefined;
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> bytes;
+  bool is_const = false;  // passed to the kernel as a load-time constant
+
+  template <typename T>
+  static HostTensor Of(DataType dt, std::vector<int64_t> dims, const std::vector<T>& v, bool is_const = false) {
+    HostTensor t;
+    t.dtype = dt;
+    t.dims = std::move(dims);
+    t.bytes.resize(v.size() * sizeof(T));
+    if (!v.empty()) std::memcpy(t.bytes.data(), v.data(), t.bytes.size());
+    t.is_const = is_const;
+    return t;
+  }
+  static HostTensor F32(std::vector<int64_t> dims, const std::vector<float>& v, bool is_const = false) {
+    return Of(DataType::kFloat32, std::move(dims), v, is_const);
+  }
+  static HostTensor I64(std::vector<int64_t> dims, const std::vector<int64_t>& v, bool is_const = false) {
+    return Of(DataType::kInt64, std::move(dims), v, is_const);
+  }
+  static HostTensor Absent() { return HostTensor{}; }
+  template <typename T>
+  std::vector<T> as() const {
+    std::vector<T> v(bytes.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+    return v;
+  }
+  hal::TensorInfo info() const { return hal::TensorInfo{dtype, dims}; }
+};
+
+// Creates the kernel through the CPU device's registry (the same path the
+// runtimes take), runs it twice (kernels must be re-runnable) and returns the
+// outputs of the second run.
+inline Result<std::vector<HostTensor>> RunKernel(const std::string& op, const hal::Attrs& attrs,
+                                                 const std::vector<HostTensor>& inputs,
+                                                 const std::vector<hal::TensorInfo>& outputs) {
+  hal::KernelSpec spec;
+  spec.op = op;
+  spec.name = "test_" + op;
+  spec.attrs = attrs;
+  std::vector<hal::DeviceBuffer> in_bufs;
+  for (const auto& t : inputs) {
+    spec.inputs.push_back(t.info());
+    GE_ASSIGN_OR_RETURN(auto b, hal::DeviceBuffer::Allocate(std::max<size_t>(t.bytes.size(), 1)));
+    if (!t.bytes.empty()) std::memcpy(b.data(), t.bytes.data(), t.bytes.size());
+    spec.const_inputs.push_back(t.is_const ? b.data() : nullptr);
+    in_bufs.push_back(std::move(b));
+  }
+  spec.outputs = outputs;
+  const auto& reg = hal::CpuDevice().kernels();
+  GE_RETURN_IF_ERROR(reg.Supports(spec));
+  GE_ASSIGN_OR_RETURN(auto kernel, reg.Create(spec));
+  std::vector<const void*> in_ptrs;
+  for (size_t i = 0; i < inputs.size(); ++i) in_ptrs.push_back(inputs[i].dtype == DataType::kUndefined ? nullptr : in_bufs[i].data());
+  std::vector<hal::DeviceBuffer> out_bufs;
+  std::vector<void*> out_ptrs;
+  for (const auto& o : outputs) {
+    GE_ASSIGN_OR_RETURN(auto b, hal::DeviceBuffer::Allocate(std::max<size_t>(o.Bytes(), 1)));
+    std::memset(b.data(), 0xCD, std::max<size_t>(o.Bytes(), 1));  // garbage, so unwritten outputs show
+    out_ptrs.push_back(b.data());
+    out_bufs.push_back(std::move(b));
+  }
+  GE_RETURN_IF_ERROR(kernel->Run(in_ptrs.data(), out_ptrs.data()));
+  GE_RETURN_IF_ERROR(kernel->Run(in_ptrs.data(), out_ptrs.data()));
+  std::vector<HostTensor> result;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    HostTensor t;
+    t.dtype = outputs[i].dtype;
+    t.dims = outputs[i].dims;
+    t.bytes.resize(outputs[i].Bytes());
+    if (!t.bytes.empty()) std::memcpy(t.bytes.data(), out_bufs[i].data(), t.bytes.size());
+    result.push_back(std::move(t));
+  }
+  return result;
+}
+
+inline void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-4f) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], tol * std::max(1.0f, std::abs(want[i]))) << "at element " << i;
+}
+
+}  // namespace ge::test
