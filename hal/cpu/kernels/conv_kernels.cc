@@ -1,0 +1,181 @@
+// ONNX Conv on oneDNN (1-D/2-D/3-D, grouped and depthwise), with optional
+// fused post-ops set by the compiler: "fused_sum" (a 4th input added to the
+// result) then "activation" (Relu, Clip, Sigmoid).
+//
+// The primitive picks its layouts (format_tag::any: blocked nChw8c on AVX2,
+// which is where oneDNN is fast); the kernel's contract is plain NCHW, so src
+// is reordered in and dst out around it. Constant weights are reordered once
+// at Create.
+#include <cstring>
+
+#include "hal/cpu/cpu_kernels.h"
+#include "hal/cpu/kernels/dnnl_context.h"
+
+namespace ge::hal {
+namespace {
+
+using namespace dnnl_util;
+using tag = dnnl::memory::format_tag;
+
+struct ConvPlan {
+  int64_t group = 1;
+  bool has_bias = false;
+  bool fused_sum = false;
+  Activation act;
+  Window win;
+  std::vector<int64_t> w_dims;  // oneDNN weights dims: [g, M/g, C/g, k...] when grouped
+};
+
+Result<ConvPlan> PlanConv(const KernelSpec& spec) {
+  ConvPlan p;
+  const auto& a = spec.attrs;
+  p.fused_sum = a.GetInt("fused_sum", 0) != 0;
+  const size_t want_inputs = p.fused_sum ? 4 : 3;
+  if (spec.inputs.size() < 2 || spec.inputs.size() > want_inputs)
+    return InvalidArgument("Conv takes X, W, optional B" + std::string(p.fused_sum ? " and the fused_sum input" : "") +
+                           ", got " + std::to_string(spec.inputs.size()) + " inputs");
+  if (p.fused_sum && (spec.inputs.size() != 4 || !spec.inputs[3].present()))
+    return InvalidArgument("Conv with fused_sum=1 needs the residual as input 3");
+  GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "Conv has one output"));
+  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  const auto& x = spec.inputs[0].dims;
+  const auto& w = spec.inputs[1].dims;
+  if (x.size() < 3 || x.size() > 5)
+    return Unsupported("Conv: input rank " + std::to_string(x.size()) + " (only 1-D, 2-D, 3-D convolutions)");
+  if (w.size() != x.size())
+    return InvalidArgument("Conv: W " + DimsString(w) + " does not match the rank of X " + DimsString(x));
+  p.group = a.GetInt("group", 1);
+  const int64_t c = x[1], m = w[0];
+  if (p.group < 1 || c % p.group != 0 || m % p.group != 0 || w[1] * p.group != c)
+    return InvalidArgument("Conv: group " + std::to_string(p.group) + " does not fit X " + DimsString(x) + " and W " +
+                           DimsString(w));
+  p.has_bias = spec.inputs.size() > 2 && spec.inputs[2].present();
+  if (p.has_bias && spec.inputs[2].NumElements() != m)
+    return InvalidArgument("Conv: B " + DimsString(spec.inputs[2].dims) + " must have " + std::to_string(m) +
+                           " values");
+  const std::vector<int64_t> in_sp(x.begin() + 2, x.end()), k_sp(w.begin() + 2, w.end());
+  const auto ks = a.GetInts("kernel_shape", k_sp);
+  if (ks != k_sp) return InvalidArgument("Conv: kernel_shape " + DimsString(ks) + " does not match W " + DimsString(w));
+  GE_ASSIGN_OR_RETURN(p.win, ComputeWindow(a, in_sp, k_sp, /*ceil_mode=*/false));
+  std::vector<int64_t> y = {x[0], m};
+  y.insert(y.end(), p.win.out.begin(), p.win.out.end());
+  if (spec.outputs[0].dims != y)
+    return InvalidArgument("Conv: output " + DimsString(spec.outputs[0].dims) + " does not match the computed " +
+                           DimsString(y));
+  if (p.fused_sum && spec.inputs[3].dims != y)
+    return InvalidArgument("Conv: fused_sum input " + DimsString(spec.inputs[3].dims) + " must have the output shape " +
+                           DimsString(y));
+  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(a));
+  if (p.group == 1) {
+    p.w_dims = w;
+  } else {
+    p.w_dims = {p.group, m / p.group};
+    p.w_dims.insert(p.w_dims.end(), w.begin() + 1, w.end());
+  }
+  return p;
+}
+
+class ConvKernel final : public DnnlKernel {
+ public:
+  explicit ConvKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
+
+  Status Init(const KernelSpec& spec, const ConvPlan& p) {
+    const auto f32 = dnnl::memory::data_type::f32;
+    const auto& ydims = spec.outputs[0].dims;
+    const auto any = [&](const std::vector<int64_t>& d) { return dnnl::memory::desc(ToDims(d), f32, tag::any); };
+    const auto bias_md = p.has_bias ? PlainDesc({spec.outputs[0].dims[1]}) : dnnl::memory::desc();
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                         any(spec.inputs[0].dims), any(p.w_dims), bias_md, any(ydims),
+                                         p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
+    dnnl::primitive_attr attr = ScratchpadAttr();
+    dnnl::post_ops ops;
+    if (p.fused_sum) ops.append_sum(1.0f);  // dst holds the residual when the conv runs
+    AppendActivation(ops, p.act);
+    attr.set_post_ops(ops);
+    dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
+
+    // User-facing memories: plain layouts, bound to the caller's pointers.
+    x_ = UserMemory(PlainDesc(spec.inputs[0].dims));
+    w_ = UserMemory(PlainDesc(p.w_dims));
+    y_ = UserMemory(PlainDesc(ydims));
+    if (p.has_bias) b_ = UserMemory(bias_md);
+    if (p.fused_sum) sum_ = UserMemory(PlainDesc(ydims));
+
+    dnnl::memory x = x_, w = w_, y = y_;
+    if (pd.src_desc() != x_.get_desc()) {
+      x = dnnl::memory(pd.src_desc(), Engine());
+      steps_.push_back(MakeReorder(x_, x));
+    }
+    const void* w_const = spec.ConstInput(1);
+    if (w_const) Bind(w_, w_const);
+    bind_w_ = !w_const;
+    if (pd.weights_desc() != w_.get_desc()) {
+      w = dnnl::memory(pd.weights_desc(), Engine());
+      if (w_const) {
+        GE_RETURN_IF_ERROR(ReorderNow(stream(), w_, w));  // packed once, owned by the kernel
+      } else {
+        steps_.push_back(MakeReorder(w_, w));
+      }
+    }
+    if (p.has_bias) {
+      const void* b_const = spec.ConstInput(2);
+      if (b_const) Bind(b_, b_const);
+      bind_b_ = !b_const;
+    }
+    const bool reorder_dst = pd.dst_desc() != y_.get_desc();
+    if (reorder_dst) {
+      y = dnnl::memory(pd.dst_desc(), Engine());
+      if (p.fused_sum) steps_.push_back(MakeReorder(sum_, y));
+    } else if (p.fused_sum) {
+      copy_sum_bytes_ = spec.outputs[0].Bytes();  // plain dst: residual is copied in
+    }
+    std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y}};
+    if (p.has_bias) args.emplace_back(DNNL_ARG_BIAS, b_);
+    steps_.emplace_back(dnnl::convolution_forward(pd), pd, std::move(args));
+    if (reorder_dst) steps_.push_back(MakeReorder(y, y_));
+    LogImpl(spec, "conv", pd,
+            std::string(x != x_ ? "src:reordered" : "src:plain") + (reorder_dst ? " dst:reordered" : " dst:plain") +
+                (w != w_ ? (w_const ? " weights:packed-once" : " weights:reordered-per-run") : " weights:plain"));
+    has_bias_ = p.has_bias;
+    fused_sum_ = p.fused_sum;
+    return Status::Ok();
+  }
+
+ protected:
+  Status RunImpl(const void* const* in, void* const* out) override {
+    Bind(x_, in[0]);
+    if (bind_w_) Bind(w_, in[1]);
+    if (has_bias_ && bind_b_) Bind(b_, in[2]);
+    Bind(y_, out[0]);
+    if (fused_sum_) {
+      Bind(sum_, in[3]);
+      if (copy_sum_bytes_ && in[3] != out[0]) std::memcpy(out[0], in[3], copy_sum_bytes_);
+    }
+    return Execute(steps_);
+  }
+
+ private:
+  dnnl::memory x_, w_, b_, y_, sum_;
+  bool bind_w_ = true, bind_b_ = true, has_bias_ = false, fused_sum_ = false;
+  size_t copy_sum_bytes_ = 0;
+  std::vector<Step> steps_;
+};
+
+Status SupportsConv(const KernelSpec& spec) {
+  return Guard(spec, [&] { return PlanConv(spec).status(); });
+}
+
+Result<std::unique_ptr<Kernel>> CreateConv(const KernelSpec& spec) {
+  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
+    GE_ASSIGN_OR_RETURN(ConvPlan p, PlanConv(spec));
+    auto k = std::make_unique<ConvKernel>(spec);
+    GE_RETURN_IF_ERROR(k->Init(spec, p));
+    return std::unique_ptr<Kernel>(std::move(k));
+  });
+}
+
+}  // namespace
+
+void RegisterConvKernels(KernelRegistry& r) { r.Register("Conv", SupportsConv, CreateConv); }
+
+}  // namespace ge::hal

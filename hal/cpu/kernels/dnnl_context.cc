@@ -1,0 +1,273 @@
+#include "hal/cpu/kernels/dnnl_context.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+
+namespace ge::hal::dnnl_util {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+const dnnl::engine& Engine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::stream NewStream() { return dnnl::stream(Engine()); }
+
+dnnl::memory::data_type ToDnnl(DataType t) {
+  switch (t) {
+    case DataType::kFloat32:
+      return dt::f32;
+    case DataType::kFloat16:
+      return dt::f16;
+    case DataType::kBFloat16:
+      return dt::bf16;
+    case DataType::kInt8:
+      return dt::s8;
+    case DataType::kUInt8:
+      return dt::u8;
+    case DataType::kInt32:
+      return dt::s32;
+    default:
+      return dt::undef;
+  }
+}
+
+dnnl::memory::dims ToDims(const std::vector<int64_t>& dims) { return dnnl::memory::dims(dims.begin(), dims.end()); }
+
+dnnl::memory::format_tag PlainTag(size_t rank) {
+  static const tag tags[] = {tag::undef, tag::a, tag::ab, tag::abc, tag::abcd, tag::abcde, tag::abcdef};
+  return rank < std::size(tags) ? tags[rank] : tag::undef;
+}
+
+dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims, dnnl::memory::data_type type) {
+  // Strides instead of a tag: works for any rank oneDNN accepts (up to 12).
+  dnnl::memory::dims strides(dims.size());
+  int64_t s = 1;
+  for (size_t i = dims.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= std::max<int64_t>(dims[i], 1);
+  }
+  return dnnl::memory::desc(ToDims(dims), type, strides);
+}
+
+dnnl::memory::format_tag ChannelBlockedTag(size_t rank) {
+  const bool wide = dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core;
+  switch (rank) {
+    case 3:
+      return wide ? tag::nCw16c : tag::nCw8c;
+    case 4:
+      return wide ? tag::nChw16c : tag::nChw8c;
+    case 5:
+      return wide ? tag::nCdhw16c : tag::nCdhw8c;
+    default:
+      return tag::undef;
+  }
+}
+
+bool IsJit(const dnnl::primitive_desc_base& pd) { return std::strncmp(pd.impl_info_str(), "jit", 3) == 0; }
+
+std::string DimsString(const std::vector<int64_t>& dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(dims[i]);
+  }
+  s += ']';
+  return s;
+}
+
+Status RequireStaticF32(const KernelSpec& spec) {
+  auto dynamic = [](const TensorInfo& t) {
+    return std::any_of(t.dims.begin(), t.dims.end(), [](int64_t d) { return d < 0; });
+  };
+  for (const auto& t : spec.inputs)
+    if (t.present() && dynamic(t)) return Unsupported(spec.op + ": dynamic input shape " + DimsString(t.dims));
+  for (const auto& t : spec.outputs)
+    if (dynamic(t)) return Unsupported(spec.op + ": dynamic output shape " + DimsString(t.dims));
+  for (size_t i = 0; i < spec.inputs.size(); ++i) {
+    const auto& t = spec.inputs[i];
+    if (t.present() && t.dtype != DataType::kFloat32)
+      return Unsupported(spec.op + ": input " + std::to_string(i) + " is " + DataTypeName(t.dtype) +
+                         ", only f32 is supported");
+  }
+  for (size_t i = 0; i < spec.outputs.size(); ++i) {
+    if (spec.outputs[i].dtype != DataType::kFloat32)
+      return Unsupported(spec.op + ": output " + std::to_string(i) + " is " + DataTypeName(spec.outputs[i].dtype) +
+                         ", only f32 is supported");
+  }
+  return Status::Ok();
+}
+
+Status RequireOutputs(const KernelSpec& spec, size_t n, const char* why) {
+  if (spec.outputs.empty()) return InvalidArgument(spec.op + ": no output");
+  if (spec.outputs.size() > n)
+    return Unsupported(spec.op + ": " + std::to_string(spec.outputs.size()) + " outputs requested, " + why);
+  return Status::Ok();
+}
+
+bool Verbose() {
+  static const bool v = [] {
+    const char* e = std::getenv("GE_KERNEL_VERBOSE");
+    return e && *e && std::strcmp(e, "0") != 0;
+  }();
+  return v;
+}
+
+void LogImpl(const KernelSpec& spec, const char* what, const dnnl::primitive_desc_base& pd, const std::string& extra) {
+  if (!Verbose()) return;
+  std::fprintf(stderr, "[ge kernel] %s (%s) %s: %s%s%s\n", spec.name.c_str(), spec.op.c_str(), what, pd.impl_info_str(),
+               extra.empty() ? "" : " ", extra.c_str());
+}
+
+Result<Activation> ParseActivation(const Attrs& attrs) {
+  Activation a;
+  const std::string kind = attrs.GetString("activation", "");
+  if (kind.empty()) return a;
+  if (kind == "Relu") {
+    a.kind = Activation::kRelu;
+  } else if (kind == "Sigmoid") {
+    a.kind = Activation::kSigmoid;
+  } else if (kind == "Clip") {
+    a.kind = Activation::kClip;
+    a.min = attrs.GetFloat("activation_min", -FLT_MAX);
+    a.max = attrs.GetFloat("activation_max", FLT_MAX);
+    if (!(a.min <= a.max)) return InvalidArgument("fused Clip has activation_min > activation_max");
+  } else {
+    return Unsupported("fused activation '" + kind + "' is not supported (Relu, Clip, Sigmoid)");
+  }
+  return a;
+}
+
+void AppendActivation(dnnl::post_ops& ops, const Activation& act) {
+  switch (act.kind) {
+    case Activation::kNone:
+      break;
+    case Activation::kRelu:
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      break;
+    // clip_v2 is min(max(x, lo), hi), ONNX Clip; clip (v1) excludes lo in bwd only.
+    case Activation::kClip:
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip_v2, act.min, act.max);
+      break;
+    case Activation::kSigmoid:
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_logistic, 0.0f, 0.0f);
+      break;
+  }
+}
+
+dnnl::memory::dims Window::DnnlDilations() const {
+  dnnl::memory::dims d;
+  for (int64_t x : dilations) d.push_back(x - 1);
+  return d;
+}
+
+Result<Window> ComputeWindow(const Attrs& attrs, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                             bool ceil_mode) {
+  const size_t n = in.size();
+  Window w;
+  w.kernel = kernel;
+  w.strides = attrs.GetInts("strides", std::vector<int64_t>(n, 1));
+  w.dilations = attrs.GetInts("dilations", std::vector<int64_t>(n, 1));
+  std::vector<int64_t> pads = attrs.GetInts("pads", std::vector<int64_t>(2 * n, 0));
+  const std::string auto_pad = attrs.GetString("auto_pad", "NOTSET");
+  if (kernel.size() != n)
+    return InvalidArgument("kernel_shape has " + std::to_string(kernel.size()) + " dims, input has " +
+                           std::to_string(n) + " spatial dims");
+  if (w.strides.size() != n) return InvalidArgument("strides has " + std::to_string(w.strides.size()) + " values");
+  if (w.dilations.size() != n)
+    return InvalidArgument("dilations has " + std::to_string(w.dilations.size()) + " values");
+  if (pads.size() != 2 * n) return InvalidArgument("pads has " + std::to_string(pads.size()) + " values");
+  w.pad_begin.assign(pads.begin(), pads.begin() + n);
+  w.pad_end.assign(pads.begin() + n, pads.end());
+  w.out.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (kernel[i] < 1 || w.strides[i] < 1 || w.dilations[i] < 1)
+      return InvalidArgument("kernel_shape, strides and dilations must be positive");
+    if (w.pad_begin[i] < 0 || w.pad_end[i] < 0) return InvalidArgument("pads must be non-negative");
+    const int64_t dk = (kernel[i] - 1) * w.dilations[i] + 1;
+    const int64_t s = w.strides[i];
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      w.out[i] = (in[i] + s - 1) / s;
+      const int64_t total = std::max<int64_t>(0, (w.out[i] - 1) * s + dk - in[i]);
+      const int64_t small = total / 2;  // SAME_UPPER puts the odd one at the end
+      w.pad_begin[i] = auto_pad == "SAME_UPPER" ? small : total - small;
+      w.pad_end[i] = total - w.pad_begin[i];
+      continue;
+    }
+    if (auto_pad == "VALID") {
+      w.pad_begin[i] = w.pad_end[i] = 0;
+    } else if (auto_pad != "NOTSET" && !auto_pad.empty()) {
+      return InvalidArgument("auto_pad '" + auto_pad + "' is not NOTSET, VALID, SAME_UPPER or SAME_LOWER");
+    }
+    const int64_t span = in[i] + w.pad_begin[i] + w.pad_end[i] - dk;
+    if (span < 0) return InvalidArgument("window larger than the padded input");
+    w.out[i] = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+    if (ceil_mode && (w.out[i] - 1) * s >= in[i] + w.pad_begin[i]) --w.out[i];
+    const int64_t needed = (w.out[i] - 1) * s + dk - in[i] - w.pad_begin[i];
+    if (needed > w.pad_end[i]) {
+      w.pad_end[i] = needed;
+      w.extra_end_pad = true;
+    }
+  }
+  return w;
+}
+
+dnnl::primitive_attr ScratchpadAttr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+Step::Step(dnnl::primitive prim, const dnnl::primitive_desc_base& pd, std::vector<std::pair<int, dnnl::memory>> args)
+    : prim_(std::move(prim)) {
+  const auto sd = pd.scratchpad_desc();
+  if (sd.get_size() > 0) args.emplace_back(DNNL_ARG_SCRATCHPAD, dnnl::memory(sd, Engine()));
+  for (auto& [id, m] : args) {
+    args_.push_back(dnnl_exec_arg_t{id, m.get()});
+    keep_.push_back(m);
+  }
+}
+
+Status Step::Execute(const dnnl::stream& s) const {
+  dnnl_status_t st = dnnl_primitive_execute(prim_.get(), s.get(), static_cast<int>(args_.size()), args_.data());
+  if (st != dnnl_success) return Internal("oneDNN primitive execution failed (status " + std::to_string(st) + ")");
+  return Status::Ok();
+}
+
+Step MakeReorder(const dnnl::memory& src, const dnnl::memory& dst, float scale) {
+  dnnl::primitive_attr attr = ScratchpadAttr();
+  if (scale != 1.0f) attr.set_output_scales(0, {scale});
+  dnnl::reorder::primitive_desc pd(src, dst, attr);
+  return Step(dnnl::reorder(pd), pd, {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}});
+}
+
+Status ReorderNow(const dnnl::stream& s, const dnnl::memory& src, const dnnl::memory& dst, float scale) {
+  GE_RETURN_IF_ERROR(MakeReorder(src, dst, scale).Execute(s));
+  if (dnnl_stream_wait(s.get()) != dnnl_success) return Internal("oneDNN reorder failed");
+  return Status::Ok();
+}
+
+dnnl::memory UserMemory(const dnnl::memory::desc& md) { return dnnl::memory(md, Engine(), DNNL_MEMORY_NONE); }
+
+Status DnnlKernel::Run(const void* const* inputs, void* const* outputs) {
+  try {
+    Status s = RunImpl(inputs, outputs);
+    if (dnnl_stream_wait(stream_.get()) != dnnl_success && s.ok()) s = Internal("oneDNN stream wait failed");
+    if (!s.ok()) s.Annotate("node " + spec_name_ + " (" + spec_op_ + ")");  // no string work when OK
+    return s;
+  } catch (const std::exception& e) {
+    return Internal(e.what()).Annotated("node " + spec_name_ + " (" + spec_op_ + ")");
+  }
+}
+
+Status DnnlKernel::Execute(const std::vector<Step>& steps) const {
+  for (const auto& step : steps) GE_RETURN_IF_ERROR(step.Execute(stream_));
+  return Status::Ok();
+}
+
+}  // namespace ge::hal::dnnl_util

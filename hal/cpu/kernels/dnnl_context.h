@@ -1,0 +1,136 @@
+// Shared plumbing of the oneDNN-backed CPU kernels: the process-wide engine,
+// type/shape mapping, dnnl::error -> Status, fused activations, and a
+// no-allocation executor for the primitives a kernel builds at Create time.
+#pragma once
+
+#include <new>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hal/kernel.h"
+
+namespace ge::hal::dnnl_util {
+
+// The one CPU engine of the process (created on first use).
+const dnnl::engine& Engine();
+// A fresh in-order stream on Engine(); kernels create theirs at Create time.
+dnnl::stream NewStream();
+
+// kUndefined-safe mapping; data_type::undef when oneDNN has no such type.
+dnnl::memory::data_type ToDnnl(DataType t);
+dnnl::memory::dims ToDims(const std::vector<int64_t>& dims);
+// Plain row-major tag for a rank: a, ab, abc, ... (rank 1..6).
+dnnl::memory::format_tag PlainTag(size_t rank);
+// Plain row-major f32 descriptor of dims.
+dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
+                             dnnl::memory::data_type dt = dnnl::memory::data_type::f32);
+
+// Channel-blocked tag (nChw8c on AVX2, nChw16c on AVX-512) for rank 3..5:
+// where oneDNN has jit kernels that plain nchw lacks (pooling).
+dnnl::memory::format_tag ChannelBlockedTag(size_t rank);
+// The implementation is generated code, not a reference/simple loop.
+bool IsJit(const dnnl::primitive_desc_base& pd);
+
+// "[1,64,56,56]" for messages.
+std::string DimsString(const std::vector<int64_t>& dims);
+// Unsupported() unless every present input and every output is f32 with
+// static (non-negative) dims.
+Status RequireStaticF32(const KernelSpec& spec);
+// Unsupported() when the spec has more than n outputs or fewer than one.
+Status RequireOutputs(const KernelSpec& spec, size_t n, const char* why);
+
+// GE_KERNEL_VERBOSE=1 prints each created primitive's implementation.
+bool Verbose();
+void LogImpl(const KernelSpec& spec, const char* what, const dnnl::primitive_desc_base& pd,
+             const std::string& extra = "");
+
+// Runs f() (which returns Status or Result<T>), turning any exception into a
+// Status so that none escapes Create/Run.
+template <typename F>
+auto Guard(const KernelSpec& spec, F&& f) -> decltype(f()) {
+  const std::string where = "node " + spec.name + " (" + spec.op + ")";
+  try {
+    return f();
+  } catch (const dnnl::error& e) {
+    return Internal(std::string("oneDNN: ") + e.what() + " (status " + std::to_string(e.status) + ")").Annotated(where);
+  } catch (const std::bad_alloc&) {
+    return Internal("out of memory").Annotated(where);
+  } catch (const std::exception& e) {
+    return Internal(e.what()).Annotated(where);
+  }
+}
+
+// Activation fused as a post-op (attrs "activation", "activation_min",
+// "activation_max"); the compiler sets them when it folds Relu/Clip/Sigmoid.
+struct Activation {
+  enum Kind { kNone, kRelu, kClip, kSigmoid } kind = kNone;
+  float min = 0, max = 0;
+};
+Result<Activation> ParseActivation(const Attrs& attrs);
+void AppendActivation(dnnl::post_ops& ops, const Activation& act);
+
+// Sliding-window geometry of Conv and the pools, from the ONNX attributes
+// kernel_shape (given here), strides, dilations, pads [b0,b1,...,e0,e1,...]
+// and auto_pad (NOTSET, VALID, SAME_UPPER, SAME_LOWER).
+struct Window {
+  std::vector<int64_t> kernel, strides, dilations;  // ONNX dilations (1 = dense)
+  std::vector<int64_t> pad_begin, pad_end;          // pad_end as oneDNN needs it (see ceil_mode)
+  std::vector<int64_t> out;                         // output spatial dims
+  bool extra_end_pad = false;                       // ceil_mode made pad_end exceed the declared pads
+  dnnl::memory::dims DnnlStrides() const { return ToDims(strides); }
+  dnnl::memory::dims DnnlDilations() const;  // oneDNN counts from 0
+  dnnl::memory::dims PadL() const { return ToDims(pad_begin); }
+  dnnl::memory::dims PadR() const { return ToDims(pad_end); }
+};
+// ceil_mode rounds the output size up, dropping a last window that would
+// start in the end padding (as onnxruntime and PyTorch do).
+Result<Window> ComputeWindow(const Attrs& attrs, const std::vector<int64_t>& in_spatial,
+                             const std::vector<int64_t>& kernel, bool ceil_mode);
+
+// primitive_attr with a user-owned scratchpad, so Run never lets oneDNN
+// allocate one.
+dnnl::primitive_attr ScratchpadAttr();
+
+// One primitive with its arguments, executed through the C API: the C++
+// execute() builds a std::vector per call, this does not allocate.
+class Step {
+ public:
+  // pd's scratchpad (if any) is allocated here and bound to the step.
+  Step(dnnl::primitive prim, const dnnl::primitive_desc_base& pd, std::vector<std::pair<int, dnnl::memory>> args);
+  Status Execute(const dnnl::stream& s) const;
+
+ private:
+  dnnl::primitive prim_;
+  std::vector<dnnl::memory> keep_;  // owns what args_ points to
+  std::vector<dnnl_exec_arg_t> args_;
+};
+
+// A reorder src -> dst (any layouts, same dims); scale multiplies the values.
+Step MakeReorder(const dnnl::memory& src, const dnnl::memory& dst, float scale = 1.0f);
+// Runs a one-off reorder now (Create-time weight packing).
+Status ReorderNow(const dnnl::stream& s, const dnnl::memory& src, const dnnl::memory& dst, float scale = 1.0f);
+
+// A memory with no buffer, bound per run with Bind().
+dnnl::memory UserMemory(const dnnl::memory::desc& md);
+// Cheap for plain layouts (no padding to zero): sets the user pointer.
+inline void Bind(const dnnl::memory& m, const void* p) { dnnl_memory_set_data_handle(m.get(), const_cast<void*>(p)); }
+
+// Base for kernels: keeps the stream and turns exceptions in Run into Status.
+class DnnlKernel : public Kernel {
+ public:
+  explicit DnnlKernel(const KernelSpec& spec) : spec_name_(spec.name), spec_op_(spec.op), stream_(NewStream()) {}
+  Status Run(const void* const* inputs, void* const* outputs) final;
+
+ protected:
+  virtual Status RunImpl(const void* const* inputs, void* const* outputs) = 0;
+  Status Execute(const std::vector<Step>& steps) const;
+  const dnnl::stream& stream() const { return stream_; }
+
+ private:
+  std::string spec_name_, spec_op_;
+  dnnl::stream stream_;
+};
+
+}  // namespace ge::hal::dnnl_util

@@ -1,0 +1,243 @@
+// ONNX MatMul (N-D, numpy batch broadcasting, 1-D operands) and Gemm on the
+// oneDNN matmul primitive, with the optional fused "activation" post-op.
+//
+// Transposes are strided memory descriptors, not copies. When B has no batch
+// (BERT's [1,128,256] x [256,256]) A's batch folds into M: one 2-D GEMM.
+// Constant B is reordered once into the layout the primitive prefers.
+#include "hal/cpu/cpu_kernels.h"
+#include "hal/cpu/kernels/dnnl_context.h"
+
+namespace ge::hal {
+namespace {
+
+using namespace dnnl_util;
+using tag = dnnl::memory::format_tag;
+using dims = std::vector<int64_t>;
+
+// What the oneDNN matmul computes: dst = act(alpha * src x wei + beta * C).
+struct MatMulPlan {
+  dnnl::memory::desc src, wei, dst;  // user layouts (strided when transposed)
+  float alpha = 1.0f, beta = 1.0f;
+  bool has_c = false;
+  dnnl::memory::desc c;  // plain, same rank as dst, broadcast dims are 1
+  Activation act;
+};
+
+int64_t Product(const dims& d, size_t begin, size_t end) {
+  int64_t p = 1;
+  for (size_t i = begin; i < end; ++i) p *= d[i];
+  return p;
+}
+
+// Row-major [rows, cols] viewed through its transpose: dims {cols, rows}.
+dnnl::memory::desc Transposed(int64_t rows, int64_t cols) {
+  return dnnl::memory::desc({cols, rows}, dnnl::memory::data_type::f32, dnnl::memory::dims{1, cols});
+}
+
+Result<MatMulPlan> PlanMatMul(const KernelSpec& spec) {
+  if (spec.inputs.size() != 2) return InvalidArgument("MatMul takes 2 inputs");
+  GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "MatMul has one output"));
+  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  const dims& a = spec.inputs[0].dims;
+  const dims& b = spec.inputs[1].dims;
+  if (a.empty() || b.empty()) return InvalidArgument("MatMul operands must have rank >= 1");
+  // ONNX/numpy: 1-D A is [1,K] and 1-D B is [K,1]; those dims are dropped after.
+  const dims a2 = a.size() == 1 ? dims{1, a[0]} : a;
+  const dims b2 = b.size() == 1 ? dims{b[0], 1} : b;
+  const int64_t m = a2[a2.size() - 2], k = a2.back(), n = b2.back();
+  if (b2[b2.size() - 2] != k)
+    return InvalidArgument("MatMul: inner dims differ: " + DimsString(a) + " x " + DimsString(b));
+  if (k == 0) return Unsupported("MatMul: empty inner dimension");
+  const size_t batch_rank = std::max(a2.size(), b2.size()) - 2;
+  dims ba(batch_rank - (a2.size() - 2), 1), bb(batch_rank - (b2.size() - 2), 1), bo(batch_rank);
+  ba.insert(ba.end(), a2.begin(), a2.end() - 2);
+  bb.insert(bb.end(), b2.begin(), b2.end() - 2);
+  for (size_t i = 0; i < batch_rank; ++i) {
+    if (ba[i] != bb[i] && ba[i] != 1 && bb[i] != 1)
+      return InvalidArgument("MatMul: batch dims do not broadcast: " + DimsString(a) + " x " + DimsString(b));
+    bo[i] = ba[i] == 1 ? bb[i] : ba[i];
+  }
+  dims y = bo;
+  if (a.size() > 1) y.push_back(m);
+  if (b.size() > 1) y.push_back(n);
+  if (spec.outputs[0].dims != y)
+    return InvalidArgument("MatMul: output " + DimsString(spec.outputs[0].dims) + " does not match the computed " +
+                           DimsString(y));
+  if (batch_rank + 2 > DNNL_MAX_NDIMS) return Unsupported("MatMul: rank above " + std::to_string(DNNL_MAX_NDIMS));
+
+  MatMulPlan p;
+  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(spec.attrs));
+  if (Product(bb, 0, batch_rank) == 1) {
+    // B is one matrix: fold A's batch into M (A and Y are contiguous row-major).
+    const int64_t rows = Product(ba, 0, batch_rank) * m;
+    p.src = PlainDesc({rows, k});
+    p.wei = PlainDesc({k, n});
+    p.dst = PlainDesc({rows, n});
+    return p;
+  }
+  auto full = [&](const dims& batch, int64_t r, int64_t c) {
+    dims d = batch;
+    d.push_back(r);
+    d.push_back(c);
+    return PlainDesc(d);
+  };
+  p.src = full(ba, m, k);
+  p.wei = full(bb, k, n);
+  p.dst = full(bo, m, n);
+  return p;
+}
+
+Result<MatMulPlan> PlanGemm(const KernelSpec& spec) {
+  if (spec.inputs.size() < 2 || spec.inputs.size() > 3) return InvalidArgument("Gemm takes A, B and optional C");
+  GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "Gemm has one output"));
+  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  const dims& a = spec.inputs[0].dims;
+  const dims& b = spec.inputs[1].dims;
+  if (a.size() != 2 || b.size() != 2)
+    return InvalidArgument("Gemm: A " + DimsString(a) + " and B " + DimsString(b) + " must be 2-D");
+  const bool ta = spec.attrs.GetInt("transA", 0) != 0, tb = spec.attrs.GetInt("transB", 0) != 0;
+  const int64_t m = ta ? a[1] : a[0], k = ta ? a[0] : a[1];
+  const int64_t kb = tb ? b[1] : b[0], n = tb ? b[0] : b[1];
+  if (k != kb) return InvalidArgument("Gemm: inner dims differ: " + DimsString(a) + " x " + DimsString(b));
+  if (k == 0) return Unsupported("Gemm: empty inner dimension");
+  if (spec.outputs[0].dims != dims{m, n})
+    return InvalidArgument("Gemm: output " + DimsString(spec.outputs[0].dims) + " is not [" + std::to_string(m) + "," +
+                           std::to_string(n) + "]");
+  MatMulPlan p;
+  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(spec.attrs));
+  p.src = ta ? Transposed(a[0], a[1]) : PlainDesc(a);
+  p.wei = tb ? Transposed(b[0], b[1]) : PlainDesc(b);
+  p.dst = PlainDesc({m, n});
+  p.alpha = spec.attrs.GetFloat("alpha", 1.0f);
+  p.beta = spec.attrs.GetFloat("beta", 1.0f);
+  p.has_c = spec.inputs.size() == 3 && spec.inputs[2].present() && p.beta != 0.0f;
+  if (p.has_c) {
+    // Unidirectional broadcast to [M,N]: right-aligned, each dim 1 or equal.
+    const dims& c = spec.inputs[2].dims;
+    if (c.size() > 2) return InvalidArgument("Gemm: C " + DimsString(c) + " has rank > 2");
+    dims c2(2 - c.size(), 1);
+    c2.insert(c2.end(), c.begin(), c.end());
+    if ((c2[0] != 1 && c2[0] != m) || (c2[1] != 1 && c2[1] != n))
+      return InvalidArgument("Gemm: C " + DimsString(c) + " does not broadcast to [" + std::to_string(m) + "," +
+                             std::to_string(n) + "]");
+    p.c = PlainDesc(c2);
+  }
+  return p;
+}
+
+class MatMulKernel final : public DnnlKernel {
+ public:
+  explicit MatMulKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
+
+  Status Init(const KernelSpec& spec, const MatMulPlan& p) {
+    const void* b_const = spec.ConstInput(1);
+    // Constant weights: let oneDNN choose their layout, we pack them once.
+    const auto wei_md = b_const ? dnnl::memory::desc(p.wei.dims(), p.wei.data_type(), tag::any) : p.wei;
+    const auto& y_dims = p.dst.dims();
+    dnnl::memory::desc c_md;  // what the primitive reads for C, after Prepare()
+    if (p.has_c) {
+      const auto& cd = p.c.dims();
+      c_rows_ = cd[0];
+      c_cols_ = cd[1];
+      // [1,N] with alpha 1 is a bias, fused in the GEMM. oneDNN's jit GEMM
+      // takes a binary add of C broadcast as [1,1], [1,N] or [M,N] but falls
+      // back to a reference kernel for [M,1]: that one is expanded to [M,N].
+      c_bias_ = p.alpha == 1.0f && c_rows_ == 1 && c_cols_ == y_dims[1] && c_cols_ > 1;
+      const bool expand = c_rows_ > 1 && c_cols_ == 1 && y_dims[1] > 1;
+      c_md = expand ? PlainDesc({y_dims[0], y_dims[1]}) : p.c;
+      c_buf_rows_ = expand ? y_dims[0] : c_rows_;
+      c_buf_cols_ = expand ? y_dims[1] : c_cols_;
+      prepare_c_ = expand || p.beta != 1.0f;
+      beta_ = p.beta;
+    }
+    dnnl::primitive_attr attr = ScratchpadAttr();
+    if (p.alpha != 1.0f) attr.set_output_scales(0, {p.alpha});
+    dnnl::post_ops ops;
+    if (p.has_c && !c_bias_) ops.append_binary(dnnl::algorithm::binary_add, c_md);
+    AppendActivation(ops, p.act);
+    attr.set_post_ops(ops);
+    auto desc = c_bias_ ? dnnl::matmul::desc(p.src, wei_md, c_md, p.dst) : dnnl::matmul::desc(p.src, wei_md, p.dst);
+    dnnl::matmul::primitive_desc pd(desc, attr, Engine());
+    LogImpl(spec, "matmul", pd);
+
+    a_ = UserMemory(p.src);
+    b_ = UserMemory(p.wei);
+    y_ = UserMemory(p.dst);
+    dnnl::memory w = b_;
+    bind_b_ = !b_const;
+    if (b_const) {
+      Bind(b_, b_const);
+      if (pd.weights_desc() != p.wei) {
+        w = dnnl::memory(pd.weights_desc(), Engine());
+        GE_RETURN_IF_ERROR(ReorderNow(stream(), b_, w));
+      }
+    }
+    std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, a_}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y_}};
+    if (p.has_c) {
+      const void* c_const = spec.ConstInput(2);
+      if (prepare_c_) {
+        c_ = dnnl::memory(c_md, Engine());  // beta * C, expanded if needed
+        if (c_const) PrepareC(c_const);
+        prepare_per_run_ = !c_const;
+      } else {
+        c_ = UserMemory(c_md);
+        if (c_const) Bind(c_, c_const);
+        bind_c_ = !c_const;
+      }
+      args.emplace_back(c_bias_ ? DNNL_ARG_BIAS : (DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1), c_);
+    }
+    step_.emplace_back(dnnl::matmul(pd), pd, std::move(args));
+    return Status::Ok();
+  }
+
+ protected:
+  Status RunImpl(const void* const* in, void* const* out) override {
+    Bind(a_, in[0]);
+    if (bind_b_) Bind(b_, in[1]);
+    if (bind_c_) Bind(c_, in[2]);
+    if (prepare_per_run_) PrepareC(in[2]);
+    Bind(y_, out[0]);
+    return Execute(step_);
+  }
+
+ private:
+  // c_ = beta * C, C [c_rows_, c_cols_] broadcast to c_'s shape.
+  void PrepareC(const void* src) {
+    const auto* c = static_cast<const float*>(src);
+    auto* d = static_cast<float*>(c_.get_data_handle());
+    for (int64_t i = 0; i < c_buf_rows_; ++i)
+      for (int64_t j = 0; j < c_buf_cols_; ++j)
+        d[i * c_buf_cols_ + j] = beta_ * c[(c_rows_ == 1 ? 0 : i) * c_cols_ + (c_cols_ == 1 ? 0 : j)];
+  }
+
+  dnnl::memory a_, b_, y_, c_;
+  bool bind_b_ = true, bind_c_ = false, c_bias_ = false, prepare_c_ = false, prepare_per_run_ = false;
+  int64_t c_rows_ = 1, c_cols_ = 1;          // C as given (2-D, broadcast dims 1)
+  int64_t c_buf_rows_ = 1, c_buf_cols_ = 1;  // c_ as the primitive reads it
+  float beta_ = 1.0f;
+  std::vector<Step> step_;
+};
+
+template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
+Status Supports(const KernelSpec& spec) {
+  return Guard(spec, [&] { return Plan(spec).status(); });
+}
+
+template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
+Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
+  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
+    GE_ASSIGN_OR_RETURN(MatMulPlan p, Plan(spec));
+    auto k = std::make_unique<MatMulKernel>(spec);
+    GE_RETURN_IF_ERROR(k->Init(spec, p));
+    return std::unique_ptr<Kernel>(std::move(k));
+  });
+}
+
+}  // namespace
+
+void RegisterMatMulKernels(KernelRegistry& r) {
+  r.Register("MatMul", Supports<PlanMatMul>, Create<PlanMatMul>);
+  r.Register("Gemm", Supports<PlanGemm>, Create<PlanGemm>);
+}
+
+}  // namespace ge::hal

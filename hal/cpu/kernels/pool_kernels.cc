@@ -1,0 +1,150 @@
+// ONNX MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool on oneDNN
+// pooling (v2: with dilations), plain NCHW in and out.
+#include "hal/cpu/cpu_kernels.h"
+#include "hal/cpu/kernels/dnnl_context.h"
+
+namespace ge::hal {
+namespace {
+
+using namespace dnnl_util;
+using dims = std::vector<int64_t>;
+
+struct PoolPlan {
+  dnnl::algorithm alg;
+  Window win;
+};
+
+Status CheckInput(const KernelSpec& spec) {
+  if (spec.inputs.size() != 1) return InvalidArgument(spec.op + " takes one input");
+  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  const size_t r = spec.inputs[0].dims.size();
+  if (r < 3 || r > 5)
+    return Unsupported(spec.op + ": input rank " + std::to_string(r) + " (only 1-D, 2-D, 3-D pooling)");
+  return Status::Ok();
+}
+
+Status CheckOutput(const KernelSpec& spec, const Window& w) {
+  const dims& x = spec.inputs[0].dims;
+  dims y = {x[0], x[1]};
+  y.insert(y.end(), w.out.begin(), w.out.end());
+  if (spec.outputs[0].dims != y)
+    return InvalidArgument(spec.op + ": output " + DimsString(spec.outputs[0].dims) + " does not match the computed " +
+                           DimsString(y));
+  return Status::Ok();
+}
+
+Result<PoolPlan> PlanWindowPool(const KernelSpec& spec) {
+  const bool is_max = spec.op == "MaxPool";
+  if (is_max && spec.outputs.size() > 1) return Unsupported("MaxPool: the Indices output (output 1) is not supported");
+  GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "only output 0 is supported"));
+  GE_RETURN_IF_ERROR(CheckInput(spec));
+  const dims& x = spec.inputs[0].dims;
+  const dims in_sp(x.begin() + 2, x.end());
+  if (!spec.attrs.Has("kernel_shape")) return InvalidArgument(spec.op + ": kernel_shape is required");
+  const bool ceil_mode = spec.attrs.GetInt("ceil_mode", 0) != 0;
+  PoolPlan p;
+  GE_ASSIGN_OR_RETURN(p.win, ComputeWindow(spec.attrs, in_sp, spec.attrs.GetInts("kernel_shape"), ceil_mode));
+  GE_RETURN_IF_ERROR(CheckOutput(spec, p.win));
+  if (is_max) {
+    p.alg = dnnl::algorithm::pooling_max;
+  } else if (spec.attrs.GetInt("count_include_pad", 0) != 0) {
+    // onnxruntime divides by the window clipped to input + declared pads;
+    // oneDNN would count the extra end padding ceil_mode adds.
+    if (p.win.extra_end_pad)
+      return Unsupported("AveragePool: count_include_pad=1 with a ceil_mode window beyond the pads");
+    p.alg = dnnl::algorithm::pooling_avg_include_padding;
+  } else {
+    p.alg = dnnl::algorithm::pooling_avg_exclude_padding;
+  }
+  return p;
+}
+
+Result<PoolPlan> PlanGlobalPool(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "only one output"));
+  GE_RETURN_IF_ERROR(CheckInput(spec));
+  const dims& x = spec.inputs[0].dims;
+  const dims in_sp(x.begin() + 2, x.end());
+  PoolPlan p;
+  Attrs none;  // strides 1, no pads: the window is the whole image
+  GE_ASSIGN_OR_RETURN(p.win, ComputeWindow(none, in_sp, in_sp, false));
+  GE_RETURN_IF_ERROR(CheckOutput(spec, p.win));
+  p.alg = spec.op == "GlobalMaxPool" ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
+  return p;
+}
+
+class PoolKernel final : public DnnlKernel {
+ public:
+  explicit PoolKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
+
+  Status Init(const KernelSpec& spec, const PoolPlan& p) {
+    x_ = UserMemory(PlainDesc(spec.inputs[0].dims));
+    y_ = UserMemory(PlainDesc(spec.outputs[0].dims));
+    auto make = [&](const dnnl::memory::desc& x, const dnnl::memory::desc& y) {
+      dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, p.alg, x, y, p.win.DnnlStrides(),
+                                          ToDims(p.win.kernel), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
+      return dnnl::pooling_v2_forward::primitive_desc(desc, ScratchpadAttr(), Engine());
+    };
+    auto pd = make(x_.get_desc(), y_.get_desc());
+    dnnl::memory x = x_, y = y_;
+    if (!IsJit(pd)) {
+      // oneDNN has no jit pooling for plain nchw on AVX2 (its simple loop is
+      // ~10x slower): pool in the channel-blocked layout between reorders.
+      const auto t = ChannelBlockedTag(spec.inputs[0].dims.size());
+      const auto f32 = dnnl::memory::data_type::f32;
+      const dnnl::memory::desc xb(ToDims(spec.inputs[0].dims), f32, t), yb(ToDims(spec.outputs[0].dims), f32, t);
+      try {
+        auto bpd = make(xb, yb);
+        if (IsJit(bpd)) {
+          pd = bpd;
+          x = dnnl::memory(xb, Engine());
+          y = dnnl::memory(yb, Engine());
+          steps_.push_back(MakeReorder(x_, x));
+        }
+      } catch (const dnnl::error&) {
+        // no blocked implementation either: keep the plain one
+      }
+    }
+    LogImpl(spec, "pool", pd, x != x_ ? "(channel-blocked between reorders)" : "");
+    steps_.emplace_back(dnnl::pooling_v2_forward(pd), pd,
+                        std::vector<std::pair<int, dnnl::memory>>{{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}});
+    if (y != y_) steps_.push_back(MakeReorder(y, y_));
+    return Status::Ok();
+  }
+
+ protected:
+  Status RunImpl(const void* const* in, void* const* out) override {
+    Bind(x_, in[0]);
+    Bind(y_, out[0]);
+    return Execute(steps_);
+  }
+
+ private:
+  dnnl::memory x_, y_;
+  std::vector<Step> steps_;
+};
+
+template <Result<PoolPlan> (*Plan)(const KernelSpec&)>
+Status Supports(const KernelSpec& spec) {
+  return Guard(spec, [&] { return Plan(spec).status(); });
+}
+
+template <Result<PoolPlan> (*Plan)(const KernelSpec&)>
+Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
+  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
+    GE_ASSIGN_OR_RETURN(PoolPlan p, Plan(spec));
+    auto k = std::make_unique<PoolKernel>(spec);
+    GE_RETURN_IF_ERROR(k->Init(spec, p));
+    return std::unique_ptr<Kernel>(std::move(k));
+  });
+}
+
+}  // namespace
+
+void RegisterPoolKernels(KernelRegistry& r) {
+  r.Register("MaxPool", Supports<PlanWindowPool>, Create<PlanWindowPool>);
+  r.Register("AveragePool", Supports<PlanWindowPool>, Create<PlanWindowPool>);
+  r.Register("GlobalAveragePool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>);
+  r.Register("GlobalMaxPool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>);
+}
+
+}  // namespace ge::hal

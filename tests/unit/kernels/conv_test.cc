@@ -1,0 +1,384 @@
+// Conv kernel vs a direct-convolution reference written here (padding,
+// stride, dilation, groups), plus hand-computed cases and post-ops.
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "tests/unit/kernels/kernel_test_util.h"
+
+namespace ge::test {
+namespace {
+
+using dims = std::vector<int64_t>;
+
+std::vector<float> Random(size_t n, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(gen);
+  return v;
+}
+
+int64_t Count(const dims& d) {
+  int64_t n = 1;
+  for (auto x : d) n *= x;
+  return n;
+}
+
+struct ConvRef {
+  dims y_dims;
+  std::vector<float> y;
+};
+
+// 2-D direct convolution; pads = {top, left, bottom, right} (ONNX order).
+ConvRef RefConv2D(const std::vector<float>& x, const dims& xd, const std::vector<float>& w, const dims& wd,
+                  const std::vector<float>* b, int64_t group, dims strides, dims pads, dims dil) {
+  const int64_t n = xd[0], c = xd[1], h = xd[2], wi = xd[3];
+  const int64_t m = wd[0], cg = wd[1], kh = wd[2], kw = wd[3];
+  const int64_t oh = (h + pads[0] + pads[2] - ((kh - 1) * dil[0] + 1)) / strides[0] + 1;
+  const int64_t ow = (wi + pads[1] + pads[3] - ((kw - 1) * dil[1] + 1)) / strides[1] + 1;
+  ConvRef r;
+  r.y_dims = {n, m, oh, ow};
+  r.y.assign(n * m * oh * ow, 0.0f);
+  const int64_t mg = m / group;
+  for (int64_t in = 0; in < n; ++in)
+    for (int64_t om = 0; om < m; ++om) {
+      const int64_t g = om / mg;
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t xo = 0; xo < ow; ++xo) {
+          double acc = b ? (*b)[om] : 0.0;
+          for (int64_t ic = 0; ic < cg; ++ic)
+            for (int64_t ky = 0; ky < kh; ++ky)
+              for (int64_t kx = 0; kx < kw; ++kx) {
+                const int64_t iy = y * strides[0] - pads[0] + ky * dil[0];
+                const int64_t ix = xo * strides[1] - pads[1] + kx * dil[1];
+                if (iy < 0 || iy >= h || ix < 0 || ix >= wi) continue;
+                const int64_t ch = g * cg + ic;
+                acc += double(x[((in * c + ch) * h + iy) * wi + ix]) * w[((om * cg + ic) * kh + ky) * kw + kx];
+              }
+          r.y[((in * m + om) * oh + y) * ow + xo] = static_cast<float>(acc);
+        }
+    }
+  (void)c;
+  return r;
+}
+
+struct Case {
+  dims x, w;
+  bool bias = false;
+  int64_t group = 1;
+  dims strides = {1, 1}, pads = {0, 0, 0, 0}, dil = {1, 1};
+  std::string auto_pad = "";  // when set, the kernel gets it and the reference the explicit `pads`
+  bool const_w = true;
+  std::string act = "";
+  float amin = 0, amax = 0;
+  bool sum = false;
+};
+
+// Runs the kernel and the reference on the same random data.
+void Check(const Case& k, uint32_t seed = 1) {
+  auto x = Random(Count(k.x), seed), w = Random(Count(k.w), seed + 1), b = Random(k.w[0], seed + 2);
+  ConvRef ref = RefConv2D(x, k.x, w, k.w, k.bias ? &b : nullptr, k.group, k.strides, k.pads, k.dil);
+  auto res = Random(Count(ref.y_dims), seed + 3);
+  for (size_t i = 0; i < ref.y.size(); ++i) {
+    float v = ref.y[i] + (k.sum ? res[i] : 0.0f);
+    if (k.act == "Relu") v = std::max(v, 0.0f);
+    if (k.act == "Clip") v = std::min(std::max(v, k.amin), k.amax);
+    if (k.act == "Sigmoid") v = 1.0f / (1.0f + std::exp(-v));
+    ref.y[i] = v;
+  }
+  hal::Attrs a;
+  a.Set("group", k.group);
+  a.Set("strides", k.strides);
+  a.Set("dilations", k.dil);
+  a.Set("kernel_shape", dims(k.w.begin() + 2, k.w.end()));
+  if (k.auto_pad.empty()) {
+    a.Set("pads", k.pads);
+  } else {
+    a.Set("auto_pad", k.auto_pad);
+  }
+  if (!k.act.empty()) a.Set("activation", k.act);
+  if (k.act == "Clip") {
+    a.Set("activation_min", double(k.amin));
+    a.Set("activation_max", double(k.amax));
+  }
+  std::vector<HostTensor> in = {HostTensor::F32(k.x, x), HostTensor::F32(k.w, w, k.const_w),
+                                k.bias ? HostTensor::F32({k.w[0]}, b, k.const_w) : HostTensor::Absent()};
+  if (k.sum) {
+    a.Set("fused_sum", int64_t{1});
+    in.push_back(HostTensor::F32(ref.y_dims, res));
+  }
+  auto out = RunKernel("Conv", a, in, {{DataType::kFloat32, ref.y_dims}});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ExpectNear((*out)[0].as<float>(), ref.y);
+}
+
+TEST(ConvKernel, HandComputed2x2OnesKernel) {
+  std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  std::vector<float> w = {1, 1, 1, 1};
+  hal::Attrs a;
+  a.Set("kernel_shape", dims{2, 2});
+  auto out = RunKernel("Conv", a, {HostTensor::F32({1, 1, 3, 3}, x), HostTensor::F32({1, 1, 2, 2}, w, true)},
+                       {{DataType::kFloat32, {1, 1, 2, 2}}});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ExpectNear((*out)[0].as<float>(), {12, 16, 24, 28});
+}
+
+TEST(ConvKernel, HandComputedBiasAndPad) {
+  // 1x1 input 2, 3x3 kernel of ones with pad 1: only the centre tap hits.
+  hal::Attrs a;
+  a.Set("pads", dims{1, 1, 1, 1});
+  auto out = RunKernel("Conv", a,
+                       {HostTensor::F32({1, 1, 1, 1}, {2}), HostTensor::F32({2, 1, 3, 3}, std::vector<float>(18, 1.0f)),
+                        HostTensor::F32({2}, {0.5f, -3.0f})},
+                       {{DataType::kFloat32, {1, 2, 1, 1}}});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ExpectNear((*out)[0].as<float>(), {2.5f, -1.0f});
+}
+
+TEST(ConvKernel, Plain3x3WithBias) {
+  Check({.x = {2, 4, 7, 7}, .w = {3, 4, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}});
+}
+
+TEST(ConvKernel, NoBiasNoPad) { Check({.x = {1, 3, 6, 5}, .w = {5, 3, 3, 2}}); }
+
+TEST(ConvKernel, Stride2AsymmetricPads) {
+  Check({.x = {1, 3, 9, 8}, .w = {4, 3, 3, 3}, .bias = true, .strides = {2, 2}, .pads = {0, 1, 2, 1}});
+}
+
+TEST(ConvKernel, StrideLeavesRemainder) {
+  // (8 - 3) / 2 is not exact: the last input row/column is never used.
+  Check({.x = {1, 2, 8, 8}, .w = {3, 2, 3, 3}, .strides = {2, 2}});
+}
+
+TEST(ConvKernel, NonConstWeightsAndBias) {
+  Check(
+      {.x = {1, 8, 9, 9}, .w = {16, 8, 3, 3}, .bias = true, .strides = {2, 1}, .pads = {1, 0, 1, 2}, .const_w = false});
+}
+
+TEST(ConvKernel, Dilation2) {
+  Check({.x = {1, 3, 10, 9}, .w = {4, 3, 3, 3}, .bias = true, .pads = {2, 2, 2, 2}, .dil = {2, 2}});
+}
+
+TEST(ConvKernel, DilationAndStride) {
+  Check({.x = {1, 8, 11, 11}, .w = {8, 8, 3, 3}, .strides = {2, 2}, .pads = {1, 1, 1, 1}, .dil = {2, 3}});
+}
+
+TEST(ConvKernel, Grouped) {
+  Check({.x = {2, 4, 6, 6}, .w = {6, 2, 3, 3}, .bias = true, .group = 2, .pads = {1, 1, 1, 1}});
+}
+
+TEST(ConvKernel, GroupedLargeChannels) {
+  Check({.x = {1, 32, 8, 8}, .w = {64, 8, 3, 3}, .bias = true, .group = 4, .pads = {1, 1, 1, 1}});
+}
+
+TEST(ConvKernel, Depthwise) {
+  Check({.x = {1, 16, 9, 9}, .w = {16, 1, 3, 3}, .bias = true, .group = 16, .pads = {1, 1, 1, 1}});
+}
+
+TEST(ConvKernel, DepthwiseStride2NonConst) {
+  Check({.x = {1, 24, 10, 10},
+         .w = {24, 1, 3, 3},
+         .bias = true,
+         .group = 24,
+         .strides = {2, 2},
+         .pads = {0, 0, 1, 1},
+         .const_w = false});
+}
+
+TEST(ConvKernel, DepthwiseMultiplier) {
+  Check({.x = {1, 4, 7, 7}, .w = {8, 1, 3, 3}, .group = 4, .pads = {1, 1, 1, 1}});
+}
+
+TEST(ConvKernel, Pointwise1x1) { Check({.x = {1, 32, 7, 7}, .w = {64, 32, 1, 1}, .bias = true}); }
+
+TEST(ConvKernel, Resnet3x3Block) {
+  Check({.x = {1, 64, 14, 14}, .w = {64, 64, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}});
+}
+
+TEST(ConvKernel, FirstLayer7x7Stride2) {
+  Check({.x = {1, 3, 23, 23}, .w = {16, 3, 7, 7}, .bias = true, .strides = {2, 2}, .pads = {3, 3, 3, 3}});
+}
+
+TEST(ConvKernel, AutoPadSameUpper) {
+  // in 6, k 3, s 2: out 3, total pad 1, SAME_UPPER puts it at the end.
+  Check({.x = {1, 3, 6, 6}, .w = {4, 3, 3, 3}, .strides = {2, 2}, .pads = {0, 0, 1, 1}, .auto_pad = "SAME_UPPER"});
+}
+
+TEST(ConvKernel, AutoPadSameLower) {
+  Check({.x = {1, 3, 6, 6}, .w = {4, 3, 3, 3}, .strides = {2, 2}, .pads = {1, 1, 0, 0}, .auto_pad = "SAME_LOWER"});
+}
+
+TEST(ConvKernel, AutoPadSameUpperStride1) {
+  // k 4: total pad 3 -> 1 before, 2 after.
+  Check({.x = {1, 2, 5, 5}, .w = {3, 2, 4, 4}, .bias = true, .pads = {1, 1, 2, 2}, .auto_pad = "SAME_UPPER"});
+}
+
+TEST(ConvKernel, AutoPadValidIgnoresPads) {
+  Check({.x = {1, 2, 5, 6}, .w = {3, 2, 3, 3}, .pads = {0, 0, 0, 0}, .auto_pad = "VALID"});
+}
+
+TEST(ConvKernel, FusedRelu) {
+  Check({.x = {1, 16, 8, 8}, .w = {16, 16, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Relu"});
+}
+
+TEST(ConvKernel, FusedClip) {
+  Check({.x = {1, 8, 8, 8},
+         .w = {16, 8, 3, 3},
+         .bias = true,
+         .pads = {1, 1, 1, 1},
+         .act = "Clip",
+         .amin = -0.5f,
+         .amax = 0.75f});
+}
+
+TEST(ConvKernel, FusedSigmoid) { Check({.x = {1, 4, 6, 6}, .w = {8, 4, 3, 3}, .bias = true, .act = "Sigmoid"}); }
+
+TEST(ConvKernel, FusedSumThenRelu) {
+  Check({.x = {1, 16, 8, 8}, .w = {32, 16, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Relu", .sum = true});
+}
+
+TEST(ConvKernel, FusedSumSmallChannels) {
+  Check({.x = {2, 3, 5, 5}, .w = {2, 3, 3, 3}, .pads = {1, 1, 1, 1}, .sum = true});
+}
+
+TEST(ConvKernel, FusedSumDepthwise) {
+  Check({.x = {1, 8, 6, 6},
+         .w = {8, 1, 3, 3},
+         .bias = true,
+         .group = 8,
+         .pads = {1, 1, 1, 1},
+         .act = "Clip",
+         .amin = 0.0f,
+         .amax = 1.0f,
+         .sum = true});
+}
+
+TEST(ConvKernel, FusedSumPlainLayout) {
+  // oneDNN runs this shape (channel multiplier 2) in plain nchw: the residual
+  // is copied into the output, not reordered.
+  Check({.x = {1, 4, 7, 7},
+         .w = {8, 1, 3, 3},
+         .bias = true,
+         .group = 4,
+         .pads = {1, 1, 1, 1},
+         .act = "Relu",
+         .sum = true});
+}
+
+TEST(ConvKernel, FusedSumInPlace) {
+  // The residual buffer may be the output buffer (compiler in-place reuse).
+  auto x = Random(1 * 8 * 5 * 5, 7), w = Random(8 * 8 * 3 * 3, 8), r = Random(8 * 5 * 5, 9);
+  ConvRef ref = RefConv2D(x, {1, 8, 5, 5}, w, {8, 8, 3, 3}, nullptr, 1, {1, 1}, {1, 1, 1, 1}, {1, 1});
+  hal::Attrs a;
+  a.Set("pads", dims{1, 1, 1, 1});
+  a.Set("fused_sum", int64_t{1});
+  hal::KernelSpec spec;
+  spec.op = "Conv";
+  spec.name = "inplace";
+  spec.attrs = a;
+  spec.inputs = {
+      {DataType::kFloat32, {1, 8, 5, 5}}, {DataType::kFloat32, {8, 8, 3, 3}}, {}, {DataType::kFloat32, {1, 8, 5, 5}}};
+  spec.outputs = {{DataType::kFloat32, {1, 8, 5, 5}}};
+  auto k = hal::CpuDevice().kernels().Create(spec);
+  ASSERT_TRUE(k.ok()) << k.status().ToString();
+  auto xb = hal::DeviceBuffer::Allocate(x.size() * 4), wb = hal::DeviceBuffer::Allocate(w.size() * 4),
+       yb = hal::DeviceBuffer::Allocate(r.size() * 4);
+  ASSERT_TRUE(xb.ok() && wb.ok() && yb.ok());
+  std::memcpy(xb->data(), x.data(), x.size() * 4);
+  std::memcpy(wb->data(), w.data(), w.size() * 4);
+  std::memcpy(yb->data(), r.data(), r.size() * 4);
+  const void* in[] = {xb->data(), wb->data(), nullptr, yb->data()};
+  void* out[] = {yb->data()};
+  ASSERT_TRUE((*k)->Run(in, out).ok());
+  std::vector<float> got(r.size()), want(r.size());
+  std::memcpy(got.data(), yb->data(), r.size() * 4);
+  for (size_t i = 0; i < r.size(); ++i) want[i] = ref.y[i] + r[i];
+  ExpectNear(got, want);
+}
+
+TEST(ConvKernel, Conv1D) {
+  // A 1-D conv is the 2-D reference with height 1.
+  auto x = Random(2 * 3 * 11, 3), w = Random(4 * 3 * 3, 4), b = Random(4, 5);
+  ConvRef ref = RefConv2D(x, {2, 3, 1, 11}, w, {4, 3, 1, 3}, &b, 1, {1, 2}, {0, 1, 0, 2}, {1, 1});
+  hal::Attrs a;
+  a.Set("strides", dims{2});
+  a.Set("pads", dims{1, 2});
+  auto out = RunKernel(
+      "Conv", a, {HostTensor::F32({2, 3, 11}, x), HostTensor::F32({4, 3, 3}, w, true), HostTensor::F32({4}, b, true)},
+      {{DataType::kFloat32, {2, 4, ref.y_dims[3]}}});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ExpectNear((*out)[0].as<float>(), ref.y);
+}
+
+TEST(ConvKernel, PointwiseSumRelu) {
+  // RunKernel runs twice: a sum post-op that accumulated into dst would double.
+  Check({.x = {1, 16, 6, 6}, .w = {16, 16, 1, 1}, .bias = true, .act = "Relu", .sum = true}, 11);
+}
+
+TEST(ConvKernel, Conv3D) {
+  // A 3-D conv with depth 1 and kernel depth 1 is the 2-D reference.
+  auto x = Random(2 * 5 * 5, 12), w = Random(3 * 2 * 3 * 3, 13);
+  ConvRef ref = RefConv2D(x, {1, 2, 5, 5}, w, {3, 2, 3, 3}, nullptr, 1, {2, 1}, {1, 0, 1, 1}, {1, 1});
+  hal::Attrs a;
+  a.Set("strides", dims{1, 2, 1});
+  a.Set("pads", dims{0, 1, 0, 0, 1, 1});
+  auto out = RunKernel("Conv", a, {HostTensor::F32({1, 2, 1, 5, 5}, x), HostTensor::F32({3, 2, 1, 3, 3}, w, true)},
+                       {{DataType::kFloat32, {1, 3, 1, ref.y_dims[2], ref.y_dims[3]}}});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ExpectNear((*out)[0].as<float>(), ref.y);
+}
+
+hal::KernelSpec ConvSpec() {
+  hal::KernelSpec s;
+  s.op = "Conv";
+  s.name = "c";
+  s.inputs = {{DataType::kFloat32, {1, 3, 8, 8}}, {DataType::kFloat32, {4, 3, 3, 3}}};
+  s.outputs = {{DataType::kFloat32, {1, 4, 6, 6}}};
+  return s;
+}
+
+TEST(ConvKernel, SupportAcceptsPlainSpec) { EXPECT_TRUE(hal::CpuDevice().kernels().Supports(ConvSpec()).ok()); }
+
+TEST(ConvKernel, RejectsF16) {
+  auto s = ConvSpec();
+  s.inputs[0].dtype = DataType::kFloat16;
+  auto st = hal::CpuDevice().kernels().Supports(s);
+  EXPECT_EQ(st.code(), StatusCode::kUnsupported) << st.ToString();
+  EXPECT_NE(st.message().find("f16"), std::string::npos) << st.message();
+}
+
+TEST(ConvKernel, RejectsWrongOutputShape) {
+  auto s = ConvSpec();
+  s.outputs[0].dims = {1, 4, 8, 8};
+  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+}
+
+TEST(ConvKernel, RejectsBadGroup) {
+  auto s = ConvSpec();
+  s.attrs.Set("group", int64_t{2});
+  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(s).ok());
+}
+
+TEST(ConvKernel, RejectsUnknownActivation) {
+  auto s = ConvSpec();
+  s.attrs.Set("activation", std::string("Swish"));
+  auto st = hal::CpuDevice().kernels().Supports(s);
+  EXPECT_EQ(st.code(), StatusCode::kUnsupported);
+  EXPECT_NE(st.message().find("Swish"), std::string::npos) << st.message();
+}
+
+TEST(ConvKernel, RejectsFusedSumWithoutInput) {
+  auto s = ConvSpec();
+  s.attrs.Set("fused_sum", int64_t{1});
+  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(s).ok());
+}
+
+TEST(ConvKernel, RejectsBadAutoPad) {
+  auto s = ConvSpec();
+  s.attrs.Set("auto_pad", std::string("SAME"));
+  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(s).ok());
+}
+
+}  // namespace
+}  // namespace ge::test
