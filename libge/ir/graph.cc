@@ -55,6 +55,12 @@ std::vector<float> Node::GetFloats(const std::string& k, const std::vector<float
   return def;
 }
 
+std::vector<std::string> Node::GetStrings(const std::string& k) const {
+  const AttrValue* v = FindAttr(k);
+  if (auto* s = v ? std::get_if<std::vector<std::string>>(v) : nullptr) return *s;
+  return {};
+}
+
 const Tensor* Node::GetTensor(const std::string& k) const {
   const AttrValue* v = FindAttr(k);
   return v ? std::get_if<Tensor>(v) : nullptr;

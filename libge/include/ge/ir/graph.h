@@ -62,6 +62,7 @@ class Node {
   std::string GetString(const std::string& k, const std::string& def = "") const;
   std::vector<int64_t> GetInts(const std::string& k, const std::vector<int64_t>& def = {}) const;
   std::vector<float> GetFloats(const std::string& k, const std::vector<float>& def = {}) const;
+  std::vector<std::string> GetStrings(const std::string& k) const;
   const Tensor* GetTensor(const std::string& k) const;
   std::shared_ptr<Graph> GetGraph(const std::string& k) const;
 

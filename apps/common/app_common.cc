@@ -1,0 +1,95 @@
+#include "common/app_common.h"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "ge/om.h"
+#include "ge/sha256.h"
+#include "ge_parsers/onnx_parser.h"
+
+namespace ge::app {
+
+Status SetupLogging(const std::string& level) {
+  static const std::map<std::string, spdlog::level::level_enum> kLevels = {
+      {"debug", spdlog::level::debug}, {"info", spdlog::level::info}, {"warning", spdlog::level::warn},
+      {"error", spdlog::level::err},   {"null", spdlog::level::off}};
+  auto it = kLevels.find(level);
+  if (it == kLevels.end()) return InvalidArgument("--log: unknown level '" + level + "' (debug, info, warning, error, null)");
+  auto logger = spdlog::stderr_color_mt("ge");
+  logger->set_pattern("[%L %H:%M:%S.%e] %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(it->second);
+  return Status::Ok();
+}
+
+int Fail(const std::string& tool, const Status& s) {
+  std::fprintf(stderr, "%s: error: %s\n", tool.c_str(), s.message().c_str());
+  return 1;
+}
+
+void InstallOneLineErrors(CLI::App& app, const std::string& tool) {
+  app.failure_message([tool](const CLI::App*, const CLI::Error& e) {
+    return tool + ": error: " + std::string(e.what()) + " (see --help)\n";
+  });
+}
+
+std::vector<std::string> SplitList(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t next = s.find(sep, pos);
+    std::string item = s.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+    if (!item.empty()) out.push_back(item);
+    if (next == std::string::npos) break;
+    pos = next + 1;
+  }
+  return out;
+}
+
+Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag) {
+  std::map<std::string, std::vector<int64_t>> shapes;
+  for (const std::string& entry : SplitList(flag, ';')) {
+    size_t colon = entry.rfind(':');
+    if (colon == std::string::npos || colon == 0)
+      return InvalidArgument("--input_shape: '" + entry + "' is not NAME:D1,D2,...");
+    std::vector<int64_t> dims;
+    for (const std::string& d : SplitList(entry.substr(colon + 1), ',')) {
+      char* end = nullptr;
+      long long v = std::strtoll(d.c_str(), &end, 10);
+      if (end == d.c_str() || *end != '\0' || v < -1)
+        return InvalidArgument("--input_shape: '" + d + "' in '" + entry + "' is not a dimension");
+      dims.push_back(v);
+    }
+    shapes[entry.substr(0, colon)] = dims;
+  }
+  return shapes;
+}
+
+Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
+                           const std::string& out_nodes, CompileOptions options) {
+  if (framework == 3)
+    return Unsupported("--framework 3 (TensorFlow) is not supported yet; only 5 (ONNX) converts today");
+  if (framework != 5) return InvalidArgument("--framework " + std::to_string(framework) + " is not one of 3 (TensorFlow), 5 (ONNX)");
+  ParseOptions popts;
+  GE_ASSIGN_OR_RETURN(popts.input_shapes, ParseInputShapes(input_shape));
+  popts.out_nodes = SplitList(out_nodes, ';');
+  if (popts.out_nodes.size() == 1 && popts.out_nodes[0].find(',') != std::string::npos) popts.out_nodes = SplitList(out_nodes, ',');
+  GE_ASSIGN_OR_RETURN(auto graph, ParseOnnxFile(path, popts));
+  GE_ASSIGN_OR_RETURN(options.source_sha256, Sha256File(path));
+  options.framework = "onnx";
+  if (!input_shape.empty()) options.recorded_options.emplace_back("input_shape", input_shape);
+  if (!out_nodes.empty()) options.recorded_options.emplace_back("out_nodes", out_nodes);
+  auto model = Compile(std::move(graph), options);
+  if (!model.ok()) return model.status().Annotated(path);
+  return model;
+}
+
+Result<Model> LoadAnyModel(const std::string& path, CompileOptions options) {
+  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".om") == 0) {
+    GE_ASSIGN_OR_RETURN(LoadedOm om, ReadOmFile(path));
+    return std::move(om.model);
+  }
+  return ConvertModel(path, 5, "", "", std::move(options));
+}
+
+}  // namespace ge::app

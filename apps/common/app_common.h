@@ -1,0 +1,32 @@
+// What the four tools share: logging set-up, flag parsing helpers, the one
+// error line, and loading a model from .onnx or .om.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ge/compiler.h"
+#include "ge/model.h"
+
+namespace ge::app {
+
+// --log: debug | info | warning | error | null (ATC's names). Logs go to stderr.
+Status SetupLogging(const std::string& level);
+// Prints "TOOL: error: MESSAGE" to stderr; returns the exit code (1).
+int Fail(const std::string& tool, const Status& s);
+// Makes CLI11 report a bad flag as one line: "TOOL: error: MESSAGE (see --help)".
+void InstallOneLineErrors(CLI::App& app, const std::string& tool);
+
+// "input:1,3,224,224;mask:1,128" -> {input: [1,3,224,224], mask: [1,128]}; -1 allowed.
+Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag);
+std::vector<std::string> SplitList(const std::string& s, char sep);
+
+// Parses a source model (.onnx today) and compiles it.
+Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
+                           const std::string& out_nodes, CompileOptions options);
+// .om → loaded model; anything else → ConvertModel with framework 5.
+Result<Model> LoadAnyModel(const std::string& path, CompileOptions options);
+
+}  // namespace ge::app

@@ -1,0 +1,206 @@
+// ge-run: load a .om, execute it, compare against golden outputs, benchmark.
+// Flag names follow msame where they exist.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "common/app_common.h"
+#include "ge/compare.h"
+#include "ge/npy.h"
+#include "ge/om.h"
+#include "ge/runtime.h"
+
+namespace {
+
+constexpr const char* kTool = "ge-run";
+
+struct Latency {
+  double p50 = 0, p90 = 0, p99 = 0, mean = 0, min = 0;
+};
+
+Latency Percentiles(std::vector<double> ms) {
+  Latency l;
+  if (ms.empty()) return l;
+  std::sort(ms.begin(), ms.end());
+  auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<size_t>(q * (ms.size() - 1) + 0.5))]; };
+  l.p50 = at(0.5);
+  l.p90 = at(0.9);
+  l.p99 = at(0.99);
+  l.min = ms.front();
+  double sum = 0;
+  for (double v : ms) sum += v;
+  l.mean = sum / ms.size();
+  return l;
+}
+
+// Random inputs: floats uniform in [-1, 1), integers in [0, 100), fixed seed.
+std::vector<uint8_t> RandomBytes(const ge::TensorDesc& d, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int64_t n = d.NumElements();
+  std::vector<uint8_t> bytes(static_cast<size_t>(d.Bytes()));
+  for (int64_t i = 0; i < n; ++i) {
+    switch (d.dtype) {
+      case ge::DataType::kFloat32: reinterpret_cast<float*>(bytes.data())[i] = std::uniform_real_distribution<float>(-1, 1)(rng); break;
+      case ge::DataType::kFloat64: reinterpret_cast<double*>(bytes.data())[i] = std::uniform_real_distribution<double>(-1, 1)(rng); break;
+      case ge::DataType::kInt64: reinterpret_cast<int64_t*>(bytes.data())[i] = rng() % 100; break;
+      case ge::DataType::kInt32: reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(rng() % 100); break;
+      case ge::DataType::kBool: bytes[i] = rng() & 1; break;
+      default: bytes[static_cast<size_t>(i) * ge::DataTypeSize(d.dtype)] = static_cast<uint8_t>(rng()); break;
+    }
+  }
+  return bytes;
+}
+
+std::string SafeFileName(const std::string& name) {
+  std::string s;
+  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
+  return s.empty() ? "output" : s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "ge-run: load a .om written by ge-atc and execute it on the CPU backend.\n\n"
+      "  ge-run --model m.om --input x.npy --compare y.npy            # run once, check against golden\n"
+      "  ge-run --model m.om --input random --loop 100 --warmup 10     # benchmark\n\n"
+      "Modes: v2 (default) lowers the model to an ExecuteGraph (Init/Main/DeInit) run by the\n"
+      "sequential executor; sink (runtime v1, tasks pre-distributed to streams) is not supported yet.\n"
+      "--compare passes when max|y-ref| <= 1e-3*max|ref| + 1e-5 and cosine >= 0.99999 for every\n"
+      "output; it prints max abs diff, cosine and PASS/FAIL and exits 1 on FAIL.",
+      kTool};
+  ge::app::InstallOneLineErrors(app, kTool);
+  std::string model, input, output_dir, mode = "v2", compare, log = "warning";
+  int loop = 1, warmup = 0;
+  uint32_t seed = 0;
+  bool json = false;
+  app.add_option("--model", model, "The .om file to run")->required();
+  app.add_option("--input", input, "Comma-separated .npy files, one per model input in order, or 'random' (default)");
+  app.add_option("--output", output_dir, "Directory to write each output as NAME.npy (created if missing)");
+  app.add_option("--mode", mode, "Runtime: v2 (default) or sink (not supported yet)")->check(CLI::IsMember({"v2", "sink"}));
+  app.add_option("--compare", compare, "Comma-separated golden .npy files, one per model output");
+  app.add_option("--loop", loop, "Timed inferences (latency p50/p90/p99 and throughput are printed when > 1)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--warmup", warmup, "Untimed inferences before the timed ones")->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", seed, "Seed for --input random");
+  app.add_flag("--json", json, "Print a machine-readable JSON summary on stdout instead of text");
+  app.add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
+  CLI11_PARSE(app, argc, argv);
+  if (auto s = ge::app::SetupLogging(log); !s.ok()) return ge::app::Fail(kTool, s);
+
+  auto t_load = std::chrono::steady_clock::now();
+  auto om = ge::ReadOmFile(model);
+  if (!om.ok()) return ge::app::Fail(kTool, om.status());
+  auto loaded = ge::LoadModel(om->model, mode == "sink" ? ge::RunMode::kSink : ge::RunMode::kV2);
+  if (!loaded.ok()) return ge::app::Fail(kTool, loaded.status().Annotated(model));
+  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_load).count();
+  ge::LoadedModel& m = **loaded;
+
+  // Inputs.
+  std::vector<std::vector<uint8_t>> in_data;
+  std::vector<std::string> in_files = input.empty() || input == "random" ? std::vector<std::string>{} : ge::app::SplitList(input, ',');
+  if (!in_files.empty() && in_files.size() != m.inputs().size())
+    return ge::app::Fail(kTool, ge::InvalidArgument("--input: the model takes " + std::to_string(m.inputs().size()) +
+                                                   " inputs, " + std::to_string(in_files.size()) + " files given"));
+  for (size_t i = 0; i < m.inputs().size(); ++i) {
+    const ge::IoDesc& io = m.inputs()[i];
+    if (in_files.empty()) {
+      in_data.push_back(RandomBytes(io.desc, seed + static_cast<uint32_t>(i)));
+      continue;
+    }
+    auto arr = ge::ReadNpy(in_files[i]);
+    if (!arr.ok()) return ge::app::Fail(kTool, arr.status().Annotated("--input"));
+    if (arr->desc.dtype != io.desc.dtype || arr->desc.dims != io.desc.dims)
+      return ge::app::Fail(kTool, ge::InvalidArgument("--input " + in_files[i] + " is " + arr->desc.ToString() + ", input " +
+                                                     std::to_string(i) + " (" + io.name + ") of the model is " +
+                                                     io.desc.ToString()));
+    in_data.push_back(std::move(arr->bytes));
+  }
+  std::vector<const void*> in_ptrs;
+  for (auto& d : in_data) in_ptrs.push_back(d.data());
+  std::vector<std::vector<uint8_t>> out_data;
+  std::vector<void*> out_ptrs;
+  for (const auto& io : m.outputs()) {
+    out_data.emplace_back(static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)));
+    out_ptrs.push_back(out_data.back().data());
+  }
+  std::vector<std::string> golden_files = ge::app::SplitList(compare, ',');
+  if (!golden_files.empty() && golden_files.size() != m.outputs().size())
+    return ge::app::Fail(kTool, ge::InvalidArgument("--compare: the model has " + std::to_string(m.outputs().size()) +
+                                                   " outputs, " + std::to_string(golden_files.size()) + " files given"));
+  std::vector<ge::NpyArray> goldens;
+  for (const auto& f : golden_files) {
+    auto g = ge::ReadNpy(f);
+    if (!g.ok()) return ge::app::Fail(kTool, g.status().Annotated("--compare"));
+    goldens.push_back(std::move(g).value());
+  }
+
+  // Run.
+  for (int i = 0; i < warmup; ++i)
+    if (auto s = m.Execute(in_ptrs, out_ptrs); !s.ok()) return ge::app::Fail(kTool, s);
+  std::vector<double> ms;
+  ms.reserve(loop);
+  for (int i = 0; i < loop; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (auto s = m.Execute(in_ptrs, out_ptrs); !s.ok()) return ge::app::Fail(kTool, s);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  const Latency lat = Percentiles(ms);
+
+  // Outputs.
+  if (!output_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(output_dir, ec);
+    if (ec) return ge::app::Fail(kTool, ge::IoError("--output " + output_dir + ": " + ec.message()));
+    for (size_t i = 0; i < m.outputs().size(); ++i) {
+      const std::string path = output_dir + "/" + SafeFileName(m.outputs()[i].name) + ".npy";
+      if (auto s = ge::WriteNpy(path, m.outputs()[i].desc, out_ptrs[i]); !s.ok()) return ge::app::Fail(kTool, s);
+    }
+  }
+  bool all_pass = true;
+  nlohmann::ordered_json j;
+  j["model"] = model;
+  j["mode"] = mode;
+  j["load_ms"] = load_ms;
+  j["device_bytes"] = m.device_bytes();
+  nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
+  if (!json) std::printf("model %s (%s mode), loaded in %.1f ms\n", model.c_str(), mode.c_str(), load_ms);
+  for (size_t i = 0; i < m.outputs().size(); ++i) {
+    const ge::IoDesc& io = m.outputs()[i];
+    nlohmann::ordered_json o = {{"name", io.name}, {"desc", io.desc.ToString()}};
+    if (!goldens.empty()) {
+      ge::CompareResult r = ge::CompareTensors(io.desc, out_ptrs[i], goldens[i]);
+      all_pass &= r.pass;
+      o["max_abs_diff"] = r.max_abs_diff;
+      o["cosine"] = r.cosine;
+      o["pass"] = r.pass;
+      if (!r.pass) o["reason"] = r.reason;
+      if (!json)
+        std::printf("output %zu (%s) %s: max abs diff %.3g (max |ref| %.3g), cosine %.7f: %s%s%s\n", i, io.name.c_str(),
+                    io.desc.ToString().c_str(), r.max_abs_diff, r.max_abs_ref, r.cosine, r.pass ? "PASS" : "FAIL",
+                    r.pass ? "" : " - ", r.reason.c_str());
+    } else if (!json) {
+      std::printf("output %zu (%s) %s\n", i, io.name.c_str(), io.desc.ToString().c_str());
+    }
+    outputs.push_back(o);
+  }
+  j["outputs"] = outputs;
+  if (!goldens.empty()) j["compare"] = all_pass ? "PASS" : "FAIL";
+  j["latency_ms"] = {{"runs", loop}, {"warmup", warmup}, {"p50", lat.p50}, {"p90", lat.p90}, {"p99", lat.p99},
+                     {"mean", lat.mean}, {"min", lat.min}};
+  j["throughput_per_s"] = lat.mean > 0 ? 1000.0 / lat.mean : 0;
+  if (json) {
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    if (loop > 1)
+      std::printf("latency over %d runs (after %d warmup): p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, mean %.3f ms; throughput %.1f/s\n",
+                  loop, warmup, lat.p50, lat.p90, lat.p99, lat.mean, lat.mean > 0 ? 1000.0 / lat.mean : 0);
+    else
+      std::printf("latency %.3f ms\n", lat.p50);
+    if (!goldens.empty()) std::printf("%s\n", all_pass ? "PASS" : "FAIL");
+  }
+  return all_pass ? 0 : 1;
+}

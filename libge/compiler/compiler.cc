@@ -1,0 +1,66 @@
+#include "ge/compiler.h"
+
+#include <spdlog/spdlog.h>
+
+#include "compiler/pass.h"
+#include "hal/device.h"
+
+namespace ge {
+namespace {
+
+PassManager BuildPipeline() {
+  PassManager pm;
+  pm.Add(InferShapesPass());
+  // Support is checked before the static-shape check so a model with both
+  // problems reports every unsupported op first.
+  pm.Add(CheckSupportPass());
+  pm.Add(StaticShapeCheckPass());
+  return pm;
+}
+
+}  // namespace
+
+std::vector<std::string> PassNames() {
+  std::vector<std::string> names;
+  for (const Pass& p : BuildPipeline().passes()) names.push_back(p.name);
+  return names;
+}
+
+void DescribeModelIo(Model& model) {
+  model.inputs.clear();
+  model.outputs.clear();
+  for (Node* d : model.graph->InputNodes()) model.inputs.push_back({d->name(), d->output_desc(0)});
+  Node* out = model.graph->OutputNode();
+  if (!out) return;
+  auto names = out->GetStrings("output_names");
+  for (size_t i = 0; i < out->num_inputs(); ++i) {
+    Endpoint src = out->InputSource(i);
+    std::string name = i < names.size() ? names[i] : (src.valid() ? src.node->name() : "output" + std::to_string(i));
+    model.outputs.push_back({name, src.valid() ? src.node->output_desc(src.index) : TensorDesc()});
+  }
+}
+
+Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options) {
+  if (!graph) return Internal("Compile: no graph");
+  PassContext ctx;
+  ctx.device = options.device ? options.device : &hal::CpuDevice();
+  PassManager pm = BuildPipeline();
+  pm.set_verify_each_pass(options.verify_each_pass);
+  if (options.after_pass) {
+    options.after_pass("parsed", *graph);
+    pm.set_after_pass(options.after_pass);
+  }
+  GE_RETURN_IF_ERROR(pm.Run(*graph, ctx));
+
+  Model m;
+  m.name = options.model_name.empty() ? graph->name() : options.model_name;
+  m.producer = "ge-atc 0.1.0";
+  m.framework = options.framework;
+  m.source_sha256 = options.source_sha256;
+  m.options = options.recorded_options;
+  m.graph = std::move(graph);
+  DescribeModelIo(m);
+  return m;
+}
+
+}  // namespace ge

@@ -1,0 +1,44 @@
+// prepare: every node must be known to the op registry and runnable by the
+// backend. All failures are reported at once, one per node, so a user learns
+// everything that is missing from one run.
+#include "compiler/pass.h"
+#include "ge/ops/op_registry.h"
+#include "hal/device.h"
+#include "ops/kernel_spec.h"
+
+namespace ge {
+namespace {
+
+Status CheckSupport(Graph& g, const PassContext& ctx) {
+  std::vector<std::string> problems;
+  for (Node* n : g.nodes()) {
+    if (IsStructuralNode(*n)) continue;
+    if (!OpRegistry::Global().Find(n->type())) {
+      problems.push_back(n->Label() + ": op type not supported");
+      continue;
+    }
+    Status s = ctx.device->kernels().Supports(BuildKernelSpec(*n));
+    if (!s.ok()) problems.push_back(n->Label() + ": " + s.message());
+  }
+  if (problems.empty()) return Status::Ok();
+  std::string msg = std::to_string(problems.size()) + " unsupported node" + (problems.size() > 1 ? "s" : "") + ": ";
+  for (size_t i = 0; i < problems.size(); ++i) msg += (i ? "; " : "") + problems[i];
+  return Unsupported(msg);
+}
+
+Status StaticShapeCheck(Graph& g, const PassContext&) {
+  for (Node* n : g.nodes())
+    for (size_t i = 0; i < n->num_outputs(); ++i)
+      if (!n->output_desc(i).is_static())
+        return Unsupported("node " + n->Label() + " output " + std::to_string(i) + " has the dynamic shape " +
+                           n->output_desc(i).ToString() +
+                           "; dynamic shapes are not supported yet: fix the input shapes with --input_shape");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Pass CheckSupportPass() { return Pass{"check_support", "prepare", CheckSupport}; }
+Pass StaticShapeCheckPass() { return Pass{"static_shape_check", "prepare", StaticShapeCheck}; }
+
+}  // namespace ge

@@ -1,0 +1,101 @@
+// prepare: shape and dtype inference over the whole graph, in topological
+// order. Small tensors whose inputs are all known (Shape of a static tensor,
+// Gather/Concat/Unsqueeze on shape vectors, ...) are evaluated on the spot
+// with the backend's own kernels, so a Reshape fed by such a chain gets a
+// static shape. The graph is not changed here; folding is an optimize pass.
+#include <map>
+
+#include <spdlog/spdlog.h>
+
+#include "compiler/pass.h"
+#include "ge/ops/op_registry.h"
+#include "hal/device.h"
+#include "ops/kernel_spec.h"
+
+namespace ge {
+namespace {
+
+constexpr int64_t kMaxEvaluatedElements = 1 << 16;
+
+using ValueMap = std::map<std::pair<const Node*, int>, Tensor>;
+
+const Tensor* Lookup(const ValueMap& values, const Node& n, size_t i) {
+  Endpoint src = n.InputSource(i);
+  if (!src.valid()) return nullptr;
+  auto it = values.find({src.node, src.index});
+  return it == values.end() ? nullptr : &it->second;
+}
+
+bool OutputsSmallAndStatic(const Node& n) {
+  for (size_t i = 0; i < n.num_outputs(); ++i) {
+    const TensorDesc& d = n.output_desc(i);
+    if (!d.is_static() || d.NumElements() > kMaxEvaluatedElements || DataTypeSize(d.dtype) == 0) return false;
+  }
+  return n.num_outputs() > 0;
+}
+
+// Shape and Size depend only on the input's description.
+bool NeedsOnlyInputDescs(const Node& n) { return n.type() == "Shape" || n.type() == "Size"; }
+
+// Runs the node's kernel on known inputs; leaves `values` untouched on failure
+// (the value simply stays unknown).
+void Evaluate(const Node& n, const hal::Device& device, ValueMap& values) {
+  hal::KernelSpec spec = BuildKernelSpec(n);
+  std::vector<const void*> in_ptrs(n.num_inputs(), nullptr);
+  std::vector<hal::DeviceBuffer> scratch;
+  for (size_t i = 0; i < n.num_inputs(); ++i) {
+    if (!n.HasInput(i)) continue;
+    const Tensor* v = Lookup(values, n, i);
+    if (v) {
+      in_ptrs[i] = v->data();
+    } else {
+      // Only Shape/Size get here: their data is never read, but give them memory.
+      auto b = hal::DeviceBuffer::Allocate(std::max<int64_t>(spec.inputs[i].Bytes(), 1));
+      if (!b.ok()) return;
+      in_ptrs[i] = b->data();
+      scratch.push_back(std::move(b).value());
+    }
+  }
+  spec.const_inputs = in_ptrs;
+  if (!device.kernels().Supports(spec).ok()) return;
+  auto kernel = device.kernels().Create(spec);
+  if (!kernel.ok()) return;
+  std::vector<hal::DeviceBuffer> outs;
+  std::vector<void*> out_ptrs;
+  for (const auto& o : spec.outputs) {
+    auto b = hal::DeviceBuffer::Allocate(std::max<size_t>(o.Bytes(), 1));
+    if (!b.ok()) return;
+    out_ptrs.push_back(b->data());
+    outs.push_back(std::move(b).value());
+  }
+  if (!(*kernel)->Run(in_ptrs.data(), out_ptrs.data()).ok()) return;
+  for (size_t i = 0; i < n.num_outputs(); ++i)
+    values[{&n, static_cast<int>(i)}] = Tensor(n.output_desc(i), out_ptrs[i], spec.outputs[i].Bytes());
+}
+
+Status InferShapes(Graph& g, const PassContext& ctx) {
+  GE_ASSIGN_OR_RETURN(auto order, g.TopologicalOrder());
+  ValueMap values;
+  for (Node* n : order) {
+    GE_RETURN_IF_ERROR(InferNode(*n, [&](size_t i) { return Lookup(values, *n, i); }));
+    if (n->type() == op::kConst) {
+      values[{n, 0}] = *n->GetTensor("value");
+      continue;
+    }
+    if (IsStructuralNode(*n) || !OutputsSmallAndStatic(*n)) continue;
+    bool all_known = true;
+    for (size_t i = 0; i < n->num_inputs() && all_known; ++i) {
+      if (!n->HasInput(i)) continue;
+      all_known = Lookup(values, *n, i) != nullptr ||
+                  (NeedsOnlyInputDescs(*n) && n->InputNode(i)->output_desc(n->InputSource(i).index).is_static());
+    }
+    if (all_known) Evaluate(*n, *ctx.device, values);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Pass InferShapesPass() { return Pass{"infer_shapes", "prepare", InferShapes}; }
+
+}  // namespace ge

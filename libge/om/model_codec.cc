@@ -1,0 +1,244 @@
+#include "om/model_codec.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ge/ir/verifier.h"
+#include "om/om_layout.h"
+
+namespace ge::om {
+namespace {
+
+void EncodeDesc(const TensorDesc& d, TensorDescDef* out) {
+  out->set_dtype(static_cast<int32_t>(d.dtype));
+  for (int64_t x : d.dims) out->add_dims(x);
+  out->set_format(static_cast<int32_t>(d.format));
+}
+
+Status EncodeGraph(const Graph& g, GraphDef* def, std::string* weights);
+
+void AppendWeights(const Tensor& t, ConstTensorDef* out, std::string* weights) {
+  EncodeDesc(t.desc(), out->mutable_desc());
+  size_t aligned = (weights->size() + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
+  weights->resize(aligned, '\0');
+  out->set_weight_offset(aligned);
+  out->set_size(t.size());
+  weights->append(reinterpret_cast<const char*>(t.data()), t.size());
+}
+
+Status EncodeAttr(const std::string& name, const AttrValue& v, AttrDef* out, std::string* weights) {
+  out->set_name(name);
+  if (auto* x = std::get_if<int64_t>(&v)) out->set_i(*x);
+  else if (auto* x = std::get_if<float>(&v)) out->set_f(*x);
+  else if (auto* x = std::get_if<std::string>(&v)) out->set_s(*x);
+  else if (auto* x = std::get_if<bool>(&v)) out->set_b(*x);
+  else if (auto* x = std::get_if<std::vector<int64_t>>(&v)) for (int64_t e : *x) out->mutable_ints()->add_values(e);
+  else if (auto* x = std::get_if<std::vector<float>>(&v)) for (float e : *x) out->mutable_floats()->add_values(e);
+  else if (auto* x = std::get_if<std::vector<std::string>>(&v)) for (const auto& e : *x) out->mutable_strings()->add_values(e);
+  else if (auto* x = std::get_if<Tensor>(&v)) AppendWeights(*x, out->mutable_tensor(), weights);
+  else if (auto* x = std::get_if<std::shared_ptr<Graph>>(&v)) {
+    if (!*x) return Internal("attribute " + name + " holds a null graph");
+    GE_RETURN_IF_ERROR(EncodeGraph(**x, out->mutable_graph(), weights));
+  }
+  // The oneof must be set even for empty lists, so a decoded attr keeps its type.
+  if (out->value_case() == AttrDef::VALUE_NOT_SET) {
+    if (std::holds_alternative<std::vector<int64_t>>(v)) out->mutable_ints();
+    else if (std::holds_alternative<std::vector<float>>(v)) out->mutable_floats();
+    else if (std::holds_alternative<std::vector<std::string>>(v)) out->mutable_strings();
+  }
+  return Status::Ok();
+}
+
+Status EncodeGraph(const Graph& g, GraphDef* def, std::string* weights) {
+  def->set_name(g.name());
+  GE_ASSIGN_OR_RETURN(auto order, g.TopologicalOrder());
+  for (Node* n : order) {
+    NodeDef* nd = def->add_nodes();
+    nd->set_name(n->name());
+    nd->set_type(n->type());
+    for (const auto& [k, v] : n->attrs()) GE_RETURN_IF_ERROR(EncodeAttr(k, v, nd->add_attrs(), weights));
+    for (size_t i = 0; i < n->num_inputs(); ++i) {
+      InputRef* in = nd->add_inputs();
+      Endpoint e = n->InputSource(i);
+      if (e.valid()) {
+        in->set_node(e.node->name());
+        in->set_index(e.index);
+      }
+    }
+    for (size_t i = 0; i < n->num_outputs(); ++i) EncodeDesc(n->output_desc(i), nd->add_outputs());
+    for (Node* c : n->control_inputs()) nd->add_control_inputs(c->name());
+    for (const auto& [k, sg] : n->subgraphs()) {
+      NamedGraph* ng = nd->add_subgraphs();
+      ng->set_name(k);
+      GE_RETURN_IF_ERROR(EncodeGraph(*sg, ng->mutable_graph(), weights));
+    }
+  }
+  return Status::Ok();
+}
+
+// ---- decoding: every field is untrusted ----
+
+struct Decoder {
+  const uint8_t* weights;
+  uint64_t weights_size;
+  int depth = 0;
+
+  Result<TensorDesc> Desc(const TensorDescDef& d, const std::string& where) {
+    TensorDesc out;
+    if (DataTypeSize(static_cast<DataType>(d.dtype())) == 0 && d.dtype() != 0)
+      return Corrupt(where + ": bad dtype " + std::to_string(d.dtype()));
+    if (d.dtype() < 0 || d.dtype() > static_cast<int32_t>(DataType::kBool))
+      return Corrupt(where + ": bad dtype " + std::to_string(d.dtype()));
+    out.dtype = static_cast<DataType>(d.dtype());
+    if (d.format() < 0 || d.format() > static_cast<int32_t>(Format::kBlocked))
+      return Corrupt(where + ": bad format " + std::to_string(d.format()));
+    out.format = static_cast<Format>(d.format());
+    if (d.dims_size() > 32) return Corrupt(where + ": rank " + std::to_string(d.dims_size()) + " is too large");
+    for (int64_t x : d.dims()) {
+      if (x < kUnknownRank || x > (int64_t{1} << 40)) return Corrupt(where + ": bad dim " + std::to_string(x));
+      out.dims.push_back(x);
+    }
+    if (out.dims.size() > 1)
+      for (int64_t x : out.dims)
+        if (x == kUnknownRank) return Corrupt(where + ": -2 only marks unknown rank on its own");
+    return out;
+  }
+
+  Result<Tensor> ConstTensor(const ConstTensorDef& t, const std::string& where) {
+    GE_ASSIGN_OR_RETURN(TensorDesc desc, Desc(t.desc(), where));
+    if (!desc.is_static()) return Corrupt(where + ": constant with a non-static shape");
+    if (static_cast<uint64_t>(desc.Bytes()) != t.size())
+      return Corrupt(where + ": constant of " + desc.ToString() + " claims " + std::to_string(t.size()) + " bytes");
+    if (t.weight_offset() % kSectionAlignment != 0) return Corrupt(where + ": weight offset not 64-byte aligned");
+    if (t.weight_offset() > weights_size || t.size() > weights_size - t.weight_offset())
+      return Corrupt(where + ": weights range [" + std::to_string(t.weight_offset()) + ", +" + std::to_string(t.size()) +
+                     ") is outside the weights section of " + std::to_string(weights_size) + " bytes");
+    return Tensor(desc, weights + t.weight_offset(), t.size());
+  }
+
+  Result<AttrValue> Attr(const AttrDef& a, const std::string& where) {
+    switch (a.value_case()) {
+      case AttrDef::kI: return AttrValue(int64_t{a.i()});
+      case AttrDef::kF: return AttrValue(a.f());
+      case AttrDef::kS: return AttrValue(a.s());
+      case AttrDef::kB: return AttrValue(a.b());
+      case AttrDef::kInts: return AttrValue(std::vector<int64_t>(a.ints().values().begin(), a.ints().values().end()));
+      case AttrDef::kFloats: return AttrValue(std::vector<float>(a.floats().values().begin(), a.floats().values().end()));
+      case AttrDef::kStrings:
+        return AttrValue(std::vector<std::string>(a.strings().values().begin(), a.strings().values().end()));
+      case AttrDef::kTensor: {
+        GE_ASSIGN_OR_RETURN(Tensor t, ConstTensor(a.tensor(), where));
+        return AttrValue(std::move(t));
+      }
+      case AttrDef::kGraph: {
+        GE_ASSIGN_OR_RETURN(auto g, Graph(a.graph()));
+        return AttrValue(std::shared_ptr<ge::Graph>(std::move(g)));
+      }
+      case AttrDef::VALUE_NOT_SET: break;
+    }
+    return Corrupt(where + ": attribute without a value");
+  }
+
+  Result<std::unique_ptr<ge::Graph>> Graph(const GraphDef& def) {
+    if (++depth > 16) return Corrupt("subgraphs nested too deep");
+    auto g = std::make_unique<ge::Graph>(def.name());
+    std::map<std::string, Node*> by_name;
+    for (const NodeDef& nd : def.nodes()) {
+      const std::string where = "node " + nd.name() + " (" + nd.type() + ")";
+      if (nd.name().empty() || nd.type().empty()) return Corrupt("a node without a name or type");
+      if (by_name.count(nd.name())) return Corrupt("duplicate node " + nd.name());
+      if (nd.inputs_size() > 4096 || nd.outputs_size() > 4096) return Corrupt(where + ": too many anchors");
+      Node* n = g->AddNode(nd.type(), nd.name(), nd.inputs_size(), nd.outputs_size());
+      by_name[nd.name()] = n;
+      for (const AttrDef& a : nd.attrs()) {
+        GE_ASSIGN_OR_RETURN(AttrValue v, Attr(a, where + " attribute " + a.name()));
+        n->SetAttr(a.name(), std::move(v));
+      }
+      for (int i = 0; i < nd.outputs_size(); ++i) {
+        GE_ASSIGN_OR_RETURN(n->output_desc(i), Desc(nd.outputs(i), where + " output " + std::to_string(i)));
+      }
+      // Producers precede consumers (the writer stores a topological order),
+      // so every reference can be resolved right here.
+      for (int i = 0; i < nd.inputs_size(); ++i) {
+        const InputRef& in = nd.inputs(i);
+        if (in.node().empty()) continue;
+        auto it = by_name.find(in.node());
+        if (it == by_name.end() || it->second == n)
+          return Corrupt(where + ": input " + std::to_string(i) + " references unknown node " + in.node());
+        if (in.index() < 0 || static_cast<size_t>(in.index()) >= it->second->num_outputs())
+          return Corrupt(where + ": input " + std::to_string(i) + " references a missing output of " + in.node());
+        GE_RETURN_IF_ERROR(g->AddEdge(it->second, in.index(), n, i));
+      }
+      for (const std::string& c : nd.control_inputs()) {
+        auto it = by_name.find(c);
+        if (it == by_name.end() || it->second == n) return Corrupt(where + ": control input " + c + " is unknown");
+        g->AddControlEdge(it->second, n);
+      }
+      for (const NamedGraph& sg : nd.subgraphs()) {
+        GE_ASSIGN_OR_RETURN(auto sub, Graph(sg.graph()));
+        n->subgraphs()[sg.name()] = std::shared_ptr<ge::Graph>(std::move(sub));
+      }
+    }
+    --depth;
+    return g;
+  }
+};
+
+}  // namespace
+
+Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
+  if (!model.graph) return Internal("model without a graph");
+  def->set_name(model.name);
+  def->set_producer(model.producer);
+  def->set_framework(model.framework);
+  def->set_source_sha256(model.source_sha256);
+  for (const auto& io : model.inputs) {
+    IoDesc* d = def->add_inputs();
+    d->set_name(io.name);
+    EncodeDesc(io.desc, d->mutable_desc());
+  }
+  for (const auto& io : model.outputs) {
+    IoDesc* d = def->add_outputs();
+    d->set_name(io.name);
+    EncodeDesc(io.desc, d->mutable_desc());
+  }
+  auto options = model.options;
+  std::sort(options.begin(), options.end());
+  for (const auto& [k, v] : options) {
+    OptionDef* o = def->add_options();
+    o->set_key(k);
+    o->set_value(v);
+  }
+  return EncodeGraph(*model.graph, def->mutable_graph(), weights);
+}
+
+Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t weights_size) {
+  Model m;
+  m.name = def.name();
+  m.producer = def.producer();
+  m.framework = def.framework();
+  m.source_sha256 = def.source_sha256();
+  Decoder dec{weights, weights_size};
+  for (const auto& io : def.inputs()) {
+    GE_ASSIGN_OR_RETURN(TensorDesc d, dec.Desc(io.desc(), "input " + io.name()));
+    m.inputs.push_back({io.name(), d});
+  }
+  for (const auto& io : def.outputs()) {
+    GE_ASSIGN_OR_RETURN(TensorDesc d, dec.Desc(io.desc(), "output " + io.name()));
+    m.outputs.push_back({io.name(), d});
+  }
+  for (const auto& o : def.options()) m.options.emplace_back(o.key(), o.value());
+  GE_ASSIGN_OR_RETURN(m.graph, dec.Graph(def.graph()));
+  Status v = VerifyGraph(*m.graph);
+  if (!v.ok()) return Corrupt("model definition fails verification: " + v.message());
+  if (m.graph->InputNodes().size() != m.inputs.size())
+    return Corrupt("model lists " + std::to_string(m.inputs.size()) + " inputs, its graph has " +
+                   std::to_string(m.graph->InputNodes().size()));
+  if (m.graph->OutputNode()->num_inputs() != m.outputs.size())
+    return Corrupt("model lists " + std::to_string(m.outputs.size()) + " outputs, its graph has " +
+                   std::to_string(m.graph->OutputNode()->num_inputs()));
+  return m;
+}
+
+}  // namespace ge::om

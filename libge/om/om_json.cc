@@ -1,0 +1,57 @@
+// ge-atc --mode 1: the .om as JSON, for people and scripts.
+#include <google/protobuf/util/json_util.h>
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "ge/om.h"
+#include "om/om_layout.h"
+#include "om.pb.h"
+
+namespace ge {
+
+Result<std::string> OmToJson(const std::string& path) {
+  // Validate everything first: a corrupt file gets the loader's error.
+  GE_RETURN_IF_ERROR(ReadOmFile(path).status());
+  std::ifstream f(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  om::Header h;
+  std::memcpy(&h, bytes.data(), sizeof(h));
+
+  nlohmann::ordered_json j;
+  j["file"] = path;
+  j["header"] = {{"magic", "GEOM"},
+                 {"version", std::to_string(h.version_major) + "." + std::to_string(h.version_minor)},
+                 {"file_size", h.file_size},
+                 {"section_count", h.section_count}};
+  nlohmann::ordered_json sections = nlohmann::ordered_json::array();
+  for (uint32_t i = 0; i < h.section_count; ++i) {
+    om::SectionEntry s;
+    std::memcpy(&s, bytes.data() + h.section_table_offset + i * om::kSectionEntrySize, sizeof(s));
+    char crc[16];
+    std::snprintf(crc, sizeof(crc), "%08x", s.crc);
+    sections.push_back({{"type", om::SectionTypeName(s.type)}, {"offset", s.offset}, {"size", s.size}, {"crc32", crc}});
+    if (s.type == om::kSectionModelDef) {
+      om::ModelDef def;
+      def.ParseFromArray(bytes.data() + s.offset, static_cast<int>(s.size));
+      std::string model_json;
+      google::protobuf::util::JsonPrintOptions opts;
+      opts.add_whitespace = false;
+      opts.preserve_proto_field_names = true;
+      if (!google::protobuf::util::MessageToJsonString(def, &model_json, opts).ok())
+        return Internal(path + ": cannot convert the model definition to JSON");
+      j["model"] = nlohmann::ordered_json::parse(model_json);
+    }
+  }
+  j["sections"] = sections;
+  // Put sections before the (large) model for readability.
+  nlohmann::ordered_json out;
+  out["file"] = j["file"];
+  out["header"] = j["header"];
+  out["sections"] = j["sections"];
+  out["model"] = j["model"];
+  return out.dump(2) + "\n";
+}
+
+}  // namespace ge
