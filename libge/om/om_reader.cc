@@ -2,6 +2,7 @@
 // (size, magic, version, header CRC, table, sections, model) so the first
 // failure names the outermost thing that is wrong.
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -99,6 +100,7 @@ Result<LoadedOm> ParseOm(const void* data, size_t size, const std::string& origi
 }
 
 Result<LoadedOm> ReadOmFile(const std::string& path) {
+  if (std::error_code ec; std::filesystem::is_directory(path, ec)) return IoError(path + ": is a directory, not a file");
   std::ifstream f(path, std::ios::binary | std::ios::ate);
   if (!f) return NotFound(path + ": no such file");
   const std::streamoff size = f.tellg();
