@@ -48,7 +48,7 @@ int64_t NumElements(const std::vector<int64_t>& dims) {
   int64_t n = 1;
   for (int64_t d : dims) {
     if (d < 0) return -1;
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n)) return -1;  // absurd shapes read as unknown, never wrap
   }
   return n;
 }

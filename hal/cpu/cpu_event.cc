@@ -33,7 +33,7 @@ class CpuEvent final : public Event {
       }
       st->cv.notify_all();
       return Status::Ok();
-    });
+    }, /*run_after_error=*/true);
   }
 
   void Wait(Stream& stream) override {
@@ -47,7 +47,7 @@ class CpuEvent final : public Event {
       std::unique_lock<std::mutex> lock(st->mu);
       st->cv.wait(lock, [&] { return st->signaled >= gen; });
       return Status::Ok();
-    });
+    }, /*run_after_error=*/true);
   }
 
   void HostWait() override {

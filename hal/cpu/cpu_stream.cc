@@ -21,10 +21,10 @@ class CpuStream final : public Stream {
     worker_.join();
   }
 
-  void Enqueue(Work work) override {
+  void Enqueue(Work work, bool run_after_error) override {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      queue_.push_back(std::move(work));
+      queue_.push_back(Item{std::move(work), run_after_error});
       ++enqueued_;
     }
     cv_.notify_all();
@@ -50,11 +50,11 @@ class CpuStream final : public Stream {
     for (;;) {
       cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping and drained
-      Work w = std::move(queue_.front());
+      Item item = std::move(queue_.front());
       queue_.pop_front();
-      bool skip = !error_.ok();
+      bool skip = !error_.ok() && !item.run_after_error;
       lock.unlock();
-      Status s = skip ? Status::Ok() : w();
+      Status s = skip ? Status::Ok() : item.work();
       lock.lock();
       if (!s.ok() && error_.ok()) error_ = s;
       ++completed_;
@@ -65,7 +65,11 @@ class CpuStream final : public Stream {
   std::mutex mu_;
   std::condition_variable cv_;
   std::condition_variable done_cv_;
-  std::deque<Work> queue_;
+  struct Item {
+    Work work;
+    bool run_after_error;
+  };
+  std::deque<Item> queue_;
   uint64_t enqueued_ = 0;
   uint64_t completed_ = 0;
   Status error_;

@@ -10,6 +10,8 @@ namespace {
 
 PassManager BuildPipeline() {
   PassManager pm;
+  // Unknown op types are listed (all of them) before inference needs them.
+  pm.Add(CheckKnownOpsPass());
   pm.Add(InferShapesPass());
   // Support is checked before the static-shape check so a model with both
   // problems reports every unsupported op first.
@@ -22,7 +24,8 @@ PassManager BuildPipeline() {
 
 std::vector<std::string> PassNames() {
   std::vector<std::string> names;
-  for (const Pass& p : BuildPipeline().passes()) names.push_back(p.name);
+  const PassManager pm = BuildPipeline();
+  for (const Pass& p : pm.passes()) names.push_back(p.name);
   return names;
 }
 

@@ -42,6 +42,7 @@ class PassManager {
 
 // The passes of each stage (libge/compiler/passes/).
 Pass InferShapesPass();
+Pass CheckKnownOpsPass();
 Pass CheckSupportPass();
 Pass StaticShapeCheckPass();
 

@@ -21,7 +21,9 @@ bool TensorDesc::is_static() const {
 
 int64_t TensorDesc::Bytes() const {
   int64_t n = NumElements();
-  return n < 0 ? -1 : n * static_cast<int64_t>(DataTypeSize(dtype));
+  int64_t bytes;
+  if (n < 0 || __builtin_mul_overflow(n, static_cast<int64_t>(DataTypeSize(dtype)), &bytes)) return -1;
+  return bytes;
 }
 
 std::string DimsToString(const std::vector<int64_t>& dims) {

@@ -238,6 +238,20 @@ Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t 
   if (m.graph->OutputNode()->num_inputs() != m.outputs.size())
     return Corrupt("model lists " + std::to_string(m.outputs.size()) + " outputs, its graph has " +
                    std::to_string(m.graph->OutputNode()->num_inputs()));
+  // The runtimes size user buffers from these descriptions: they must be the graph's.
+  auto data = m.graph->InputNodes();
+  for (size_t i = 0; i < data.size(); ++i)
+    if (data[i]->output_desc(0) != m.inputs[i].desc)
+      return Corrupt("input " + m.inputs[i].name + " is described as " + m.inputs[i].desc.ToString() + ", its Data node is " +
+                     data[i]->output_desc(0).ToString());
+  Node* out = m.graph->OutputNode();
+  for (size_t i = 0; i < out->num_inputs(); ++i) {
+    Endpoint src = out->InputSource(i);
+    if (!src.valid()) return Corrupt("output " + std::to_string(i) + " is unconnected");
+    if (src.node->output_desc(src.index) != m.outputs[i].desc)
+      return Corrupt("output " + m.outputs[i].name + " is described as " + m.outputs[i].desc.ToString() + ", the graph computes " +
+                     src.node->output_desc(src.index).ToString());
+  }
   return m;
 }
 

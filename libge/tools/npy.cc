@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace ge {
@@ -91,6 +92,8 @@ Result<NpyArray> ParseNpy(const std::string& bytes, const std::string& origin) {
 }
 
 Result<NpyArray> ReadNpy(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return IoError(path + ": is a directory, not a .npy file");
   std::ifstream f(path, std::ios::binary);
   if (!f) return NotFound(path + ": no such file");
   std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());

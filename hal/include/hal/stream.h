@@ -17,8 +17,10 @@ class Stream {
   using Work = std::function<Status()>;
   virtual ~Stream() = default;
   // Queues work; never blocks. The first failing work's status is kept and
-  // returned by Synchronize(); later work on the stream is skipped.
-  virtual void Enqueue(Work work) = 0;
+  // returned by Synchronize(); later work on the stream is skipped, except
+  // work marked run_after_error (event signals, so waiters on other streams
+  // never hang on a failed stream).
+  virtual void Enqueue(Work work, bool run_after_error = false) = 0;
   // Blocks until everything queued so far has run, or the timeout passes
   // (then returns kTimeout and the work keeps running). Clears the sticky error.
   virtual Status Synchronize(std::chrono::milliseconds timeout = std::chrono::milliseconds::max()) = 0;

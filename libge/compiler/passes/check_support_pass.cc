@@ -9,6 +9,20 @@
 namespace ge {
 namespace {
 
+Status Report(const std::vector<std::string>& problems) {
+  if (problems.empty()) return Status::Ok();
+  std::string msg = std::to_string(problems.size()) + " unsupported node" + (problems.size() > 1 ? "s" : "") + ": ";
+  for (size_t i = 0; i < problems.size(); ++i) msg += (i ? "; " : "") + problems[i];
+  return Unsupported(msg);
+}
+
+Status CheckKnownOps(Graph& g, const PassContext&) {
+  std::vector<std::string> problems;
+  for (Node* n : g.nodes())
+    if (!OpRegistry::Global().Find(n->type())) problems.push_back(n->Label() + ": op type not supported");
+  return Report(problems);
+}
+
 Status CheckSupport(Graph& g, const PassContext& ctx) {
   std::vector<std::string> problems;
   for (Node* n : g.nodes()) {
@@ -20,10 +34,7 @@ Status CheckSupport(Graph& g, const PassContext& ctx) {
     Status s = ctx.device->kernels().Supports(BuildKernelSpec(*n));
     if (!s.ok()) problems.push_back(n->Label() + ": " + s.message());
   }
-  if (problems.empty()) return Status::Ok();
-  std::string msg = std::to_string(problems.size()) + " unsupported node" + (problems.size() > 1 ? "s" : "") + ": ";
-  for (size_t i = 0; i < problems.size(); ++i) msg += (i ? "; " : "") + problems[i];
-  return Unsupported(msg);
+  return Report(problems);
 }
 
 Status StaticShapeCheck(Graph& g, const PassContext&) {
@@ -38,6 +49,7 @@ Status StaticShapeCheck(Graph& g, const PassContext&) {
 
 }  // namespace
 
+Pass CheckKnownOpsPass() { return Pass{"check_known_ops", "prepare", CheckKnownOps}; }
 Pass CheckSupportPass() { return Pass{"check_support", "prepare", CheckSupport}; }
 Pass StaticShapeCheckPass() { return Pass{"static_shape_check", "prepare", StaticShapeCheck}; }
 

@@ -1,0 +1,372 @@
+// Element-wise binary kernels with ONNX (numpy) broadcasting: Add, Sub, Mul,
+// Div, Pow, Max, Min; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
+// (bool out); And, Or, Xor (bool); and Where(cond, X, Y).
+//
+// The broadcast is planned at Create (loop_broadcast.h); Run picks one of a
+// few row loops by which operands are contiguous along a row and runs it
+// over the rows. Integer arithmetic wraps (computed unsigned) instead of
+// being undefined on overflow; integer Div truncates like C and reports a
+// zero divisor as an error instead of trapping.
+#include <cmath>
+#include <type_traits>
+
+#include "hal/cpu/cpu_kernels.h"
+#include "hal/cpu/kernels/loop_broadcast.h"
+
+namespace ge::hal {
+namespace {
+
+using namespace loop;
+using KernelPtr = std::unique_ptr<Kernel>;
+
+template <typename T>
+using Unsigned = std::make_unsigned_t<T>;
+
+template <typename T, typename F>
+T Wrapping(T a, T b, F f) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(f(static_cast<Unsigned<T>>(a), static_cast<Unsigned<T>>(b)));
+  } else {
+    return f(a, b);
+  }
+}
+
+struct AddOp {
+  template <typename T> T operator()(T a, T b) const { return Wrapping(a, b, [](auto x, auto y) { return x + y; }); }
+};
+struct SubOp {
+  template <typename T> T operator()(T a, T b) const { return Wrapping(a, b, [](auto x, auto y) { return x - y; }); }
+};
+struct MulOp {
+  template <typename T> T operator()(T a, T b) const { return Wrapping(a, b, [](auto x, auto y) { return x * y; }); }
+};
+struct DivOp {
+  float operator()(float a, float b) const { return a / b; }
+};
+// C truncation; b == 0 is rejected before the loop, b == -1 negates (the
+// most negative value wraps instead of trapping).
+struct IntDivOp {
+  static constexpr bool kRejectsZero = true;
+  template <typename T> T operator()(T a, T b) const {
+    return b == -1 ? static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a)) : a / b;
+  }
+};
+// NaN in either operand gives NaN, as numpy's maximum/minimum do.
+struct MaxOp {
+  template <typename T> T operator()(T a, T b) const { return (a < b || b != b) ? b : a; }
+};
+struct MinOp {
+  template <typename T> T operator()(T a, T b) const { return (b < a || b != b) ? b : a; }
+};
+
+struct PowFloatOp {  // f32 base, any exponent type
+  template <typename E> float operator()(float a, E b) const { return std::pow(a, static_cast<float>(b)); }
+};
+// Integer base: square-and-multiply for integer exponents (exact, wrapping),
+// double pow for float exponents; negative integer exponents truncate
+// towards zero like 1 / a^|b|.
+struct PowIntOp {
+  template <typename T, typename E> T operator()(T a, E b) const {
+    if constexpr (std::is_floating_point_v<E>) {
+      return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+    } else {
+      if (b < 0) return a == 1 ? T(1) : a == -1 ? ((b & 1) ? T(-1) : T(1)) : T(0);
+      Unsigned<T> result = 1, base = static_cast<Unsigned<T>>(a);
+      for (auto e = static_cast<std::make_unsigned_t<E>>(b); e; e >>= 1) {
+        if (e & 1) result *= base;
+        base *= base;
+      }
+      return static_cast<T>(result);
+    }
+  }
+};
+
+struct EqualOp {
+  template <typename T> uint8_t operator()(T a, T b) const { return a == b; }
+};
+struct LessOp {
+  template <typename T> uint8_t operator()(T a, T b) const { return a < b; }
+};
+struct GreaterOp {
+  template <typename T> uint8_t operator()(T a, T b) const { return a > b; }
+};
+struct LessOrEqualOp {
+  template <typename T> uint8_t operator()(T a, T b) const { return a <= b; }
+};
+struct GreaterOrEqualOp {
+  template <typename T> uint8_t operator()(T a, T b) const { return a >= b; }
+};
+struct AndOp {
+  uint8_t operator()(uint8_t a, uint8_t b) const { return (a != 0) & (b != 0); }
+};
+struct OrOp {
+  uint8_t operator()(uint8_t a, uint8_t b) const { return (a != 0) | (b != 0); }
+};
+struct XorOp {
+  uint8_t operator()(uint8_t a, uint8_t b) const { return (a != 0) ^ (b != 0); }
+};
+
+template <typename Op>
+constexpr bool RejectsZero() {
+  if constexpr (requires { Op::kRejectsZero; }) return Op::kRejectsZero;
+  return false;
+}
+
+// One row: VA/VB say whether the operand advances (else its first element
+// is used throughout, loaded once).
+template <bool VA, bool VB, typename A, typename B, typename Y, typename Op>
+inline void BinaryRow(const A* a, const B* b, Y* y, int64_t n, const Op& op) {
+  const A a0 = a[0];
+  const B b0 = b[0];
+  for (int64_t i = 0; i < n; ++i) y[i] = op(VA ? a[i] : a0, VB ? b[i] : b0);
+}
+
+template <typename A, typename B, typename Y, typename Op>
+class BinaryKernel final : public Kernel {
+ public:
+  BinaryKernel(const RowPlan<2>& plan, int64_t b_elems, std::string where)
+      : plan_(plan), b_elems_(b_elems), where_(std::move(where)) {}
+
+  Status Run(const void* const* in, void* const* out) override {
+    const A* a = static_cast<const A*>(in[0]);
+    const B* b = static_cast<const B*>(in[1]);
+    Y* y = static_cast<Y*>(out[0]);
+    if constexpr (RejectsZero<Op>()) {
+      for (int64_t i = 0; i < b_elems_; ++i)
+        if (b[i] == 0) return InvalidArgument(where_ + ": integer division by zero");
+    }
+    const Op op{};
+    const int variant = (plan_.contiguous[0] ? 2 : 0) | (plan_.contiguous[1] ? 1 : 0);
+    switch (variant) {
+      case 3: Rows<true, true>(a, b, y, op); break;
+      case 2: Rows<true, false>(a, b, y, op); break;
+      case 1: Rows<false, true>(a, b, y, op); break;
+      default: Rows<false, false>(a, b, y, op); break;
+    }
+    return Status::Ok();
+  }
+
+ private:
+  template <bool VA, bool VB>
+  void Rows(const A* a, const B* b, Y* y, const Op& op) const {
+    ForEachRow(plan_, [&](const std::array<int64_t, 2>& off, int64_t o, int64_t n) {
+      BinaryRow<VA, VB>(a + off[0], b + off[1], y + o, n, op);
+    });
+  }
+
+  RowPlan<2> plan_;
+  int64_t b_elems_;
+  std::string where_;
+};
+
+Status CheckShapes(const KernelSpec& spec, size_t n_in) {
+  std::vector<const std::vector<int64_t>*> shapes;
+  for (size_t i = 0; i < n_in; ++i) shapes.push_back(&spec.inputs[i].dims);
+  GE_ASSIGN_OR_RETURN(std::vector<int64_t> out, BroadcastShape(spec, shapes));
+  return CheckOutputDims(spec, 0, out);
+}
+
+using Factory = Result<KernelPtr> (*)(const KernelSpec&);
+
+template <typename A, typename B, typename Y, typename Op>
+Result<KernelPtr> Make(const KernelSpec& spec) {
+  const auto plan = PlanBroadcast<2>({&spec.inputs[0].dims, &spec.inputs[1].dims}, spec.outputs[0].dims);
+  return KernelPtr(new BinaryKernel<A, B, Y, Op>(plan, spec.inputs[1].NumElements(), Where(spec)));
+}
+
+// Which kernel runs (a, b) -> out for an op; nullptr when unsupported.
+struct Impl {
+  DataType a, b, out;
+  Factory make;
+};
+
+using D = DataType;
+
+template <typename Op>
+std::vector<Impl> Arithmetic() {
+  return {{D::kFloat32, D::kFloat32, D::kFloat32, Make<float, float, float, Op>},
+          {D::kInt64, D::kInt64, D::kInt64, Make<int64_t, int64_t, int64_t, Op>},
+          {D::kInt32, D::kInt32, D::kInt32, Make<int32_t, int32_t, int32_t, Op>}};
+}
+
+std::vector<Impl> DivImpls() {
+  return {{D::kFloat32, D::kFloat32, D::kFloat32, Make<float, float, float, DivOp>},
+          {D::kInt64, D::kInt64, D::kInt64, Make<int64_t, int64_t, int64_t, IntDivOp>},
+          {D::kInt32, D::kInt32, D::kInt32, Make<int32_t, int32_t, int32_t, IntDivOp>}};
+}
+
+// Pow(x, c) with a constant scalar f32 exponent: the common squares and
+// roots (LayerNorm's variance, RMS norms) without calling pow per element.
+Result<KernelPtr> MakePowF32(const KernelSpec& spec) {
+  const void* e = spec.ConstInput(1);
+  if (!e || spec.inputs[1].NumElements() != 1 || spec.outputs[0].dims != spec.inputs[0].dims)
+    return Make<float, float, float, PowFloatOp>(spec);
+  float c;
+  std::memcpy(&c, e, sizeof c);
+  const int64_t n = spec.inputs[0].NumElements();
+  auto map = [n](auto f) {
+    return MakeKernel([n, f](const void* const* in, void* const* out) {
+      const float* x = static_cast<const float*>(in[0]);
+      float* y = static_cast<float*>(out[0]);
+      ParallelFor(n, [&](int64_t b, int64_t end) {
+        for (int64_t i = b; i < end; ++i) y[i] = f(x[i]);
+      });
+      return Status::Ok();
+    });
+  };
+  if (c == 2.0f) return map([](float v) { return v * v; });
+  if (c == 3.0f) return map([](float v) { return v * v * v; });
+  if (c == 1.0f) return map([](float v) { return v; });
+  if (c == 0.5f) return map([](float v) { return v == -INFINITY ? INFINITY : std::sqrt(v); });  // pow(-inf, .5) = inf
+  if (c == -1.0f) return map([](float v) { return 1.0f / v; });
+  return map([c](float v) { return std::pow(v, c); });
+}
+
+std::vector<Impl> PowImpls() {
+  return {{D::kFloat32, D::kFloat32, D::kFloat32, MakePowF32},
+          {D::kFloat32, D::kInt64, D::kFloat32, Make<float, int64_t, float, PowFloatOp>},
+          {D::kFloat32, D::kInt32, D::kFloat32, Make<float, int32_t, float, PowFloatOp>},
+          {D::kInt64, D::kInt64, D::kInt64, Make<int64_t, int64_t, int64_t, PowIntOp>},
+          {D::kInt64, D::kInt32, D::kInt64, Make<int64_t, int32_t, int64_t, PowIntOp>},
+          {D::kInt64, D::kFloat32, D::kInt64, Make<int64_t, float, int64_t, PowIntOp>},
+          {D::kInt32, D::kInt32, D::kInt32, Make<int32_t, int32_t, int32_t, PowIntOp>},
+          {D::kInt32, D::kInt64, D::kInt32, Make<int32_t, int64_t, int32_t, PowIntOp>},
+          {D::kInt32, D::kFloat32, D::kInt32, Make<int32_t, float, int32_t, PowIntOp>}};
+}
+
+template <typename Op>
+std::vector<Impl> Comparison(bool with_bool) {
+  std::vector<Impl> v = {{D::kFloat32, D::kFloat32, D::kBool, Make<float, float, uint8_t, Op>},
+                         {D::kInt64, D::kInt64, D::kBool, Make<int64_t, int64_t, uint8_t, Op>},
+                         {D::kInt32, D::kInt32, D::kBool, Make<int32_t, int32_t, uint8_t, Op>}};
+  if (with_bool) v.push_back({D::kBool, D::kBool, D::kBool, Make<uint8_t, uint8_t, uint8_t, Op>});
+  return v;
+}
+
+template <typename Op>
+std::vector<Impl> Logical() {
+  return {{D::kBool, D::kBool, D::kBool, Make<uint8_t, uint8_t, uint8_t, Op>}};
+}
+
+Result<Factory> PlanBinary(const std::vector<Impl>& impls, const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 2, 2, 1, 1));
+  const DataType a = spec.inputs[0].dtype, b = spec.inputs[1].dtype;
+  const Impl* found = nullptr;
+  std::string names;
+  for (const Impl& i : impls) {
+    if (i.a == a && i.b == b) found = &i;
+    if (!names.empty()) names += ", ";
+    names += DataTypeName(i.a);
+    names += "/";
+    names += DataTypeName(i.b);
+  }
+  if (!found)
+    return NotSupported(spec, std::string("dtypes ") + DataTypeName(a) + "/" + DataTypeName(b) +
+                                  " are not supported (" + names + ")");
+  if (spec.outputs[0].dtype != found->out)
+    return Bad(spec, std::string("output dtype is ") + DataTypeName(spec.outputs[0].dtype) + ", expected " +
+                         DataTypeName(found->out));
+  GE_RETURN_IF_ERROR(CheckShapes(spec, 2));
+  return found->make;
+}
+
+void RegisterBinary(KernelRegistry& r, const char* op, std::vector<Impl> impls) {
+  auto shared = std::make_shared<const std::vector<Impl>>(std::move(impls));
+  r.Register(
+      op, [shared](const KernelSpec& spec) { return PlanBinary(*shared, spec).status(); },
+      [shared](const KernelSpec& spec) -> Result<KernelPtr> {
+        GE_ASSIGN_OR_RETURN(Factory make, PlanBinary(*shared, spec));
+        return make(spec);
+      });
+}
+
+// Where(cond, X, Y): moves elements by their size, so any dtype works.
+template <bool VC, bool VX, bool VY, typename U>
+inline void WhereRow(const uint8_t* c, const U* x, const U* y, U* o, int64_t n) {
+  const uint8_t c0 = c[0];
+  const U x0 = x[0], y0 = y[0];
+  for (int64_t i = 0; i < n; ++i) o[i] = (VC ? c[i] : c0) ? (VX ? x[i] : x0) : (VY ? y[i] : y0);
+}
+
+template <typename U>
+class WhereKernel final : public Kernel {
+ public:
+  explicit WhereKernel(const RowPlan<3>& plan) : plan_(plan) {
+    variant_ = (plan.contiguous[0] ? 4 : 0) | (plan.contiguous[1] ? 2 : 0) | (plan.contiguous[2] ? 1 : 0);
+  }
+
+  Status Run(const void* const* in, void* const* out) override {
+    const auto* c = static_cast<const uint8_t*>(in[0]);
+    const auto* x = static_cast<const U*>(in[1]);
+    const auto* y = static_cast<const U*>(in[2]);
+    auto* o = static_cast<U*>(out[0]);
+    switch (variant_) {
+      case 7: Rows<true, true, true>(c, x, y, o); break;
+      case 6: Rows<true, true, false>(c, x, y, o); break;
+      case 5: Rows<true, false, true>(c, x, y, o); break;
+      case 4: Rows<true, false, false>(c, x, y, o); break;
+      case 3: Rows<false, true, true>(c, x, y, o); break;
+      case 2: Rows<false, true, false>(c, x, y, o); break;
+      case 1: Rows<false, false, true>(c, x, y, o); break;
+      default: Rows<false, false, false>(c, x, y, o); break;
+    }
+    return Status::Ok();
+  }
+
+ private:
+  template <bool VC, bool VX, bool VY>
+  void Rows(const uint8_t* c, const U* x, const U* y, U* o) const {
+    ForEachRow(plan_, [&](const std::array<int64_t, 3>& off, int64_t oo, int64_t n) {
+      WhereRow<VC, VX, VY>(c + off[0], x + off[1], y + off[2], o + oo, n);
+    });
+  }
+
+  RowPlan<3> plan_;
+  int variant_ = 0;
+};
+
+Status PlanWhere(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 3, 3, 1, 1));
+  GE_RETURN_IF_ERROR(CheckDtype(spec, spec.inputs[0], "condition", {D::kBool}));
+  const DataType t = spec.inputs[1].dtype;
+  if (spec.inputs[2].dtype != t)
+    return Bad(spec, std::string("X and Y dtypes differ: ") + DataTypeName(t) + " vs " + DataTypeName(spec.inputs[2].dtype));
+  const size_t size = DataTypeSize(t);
+  if (size != 1 && size != 2 && size != 4 && size != 8)
+    return NotSupported(spec, std::string("dtype ") + DataTypeName(t) + " is not supported");
+  if (spec.outputs[0].dtype != t)
+    return Bad(spec, std::string("output dtype is ") + DataTypeName(spec.outputs[0].dtype) + ", expected " + DataTypeName(t));
+  return CheckShapes(spec, 3);
+}
+
+Result<KernelPtr> CreateWhere(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(PlanWhere(spec));
+  const auto plan =
+      PlanBroadcast<3>({&spec.inputs[0].dims, &spec.inputs[1].dims, &spec.inputs[2].dims}, spec.outputs[0].dims);
+  KernelPtr k;
+  DispatchBySize(DataTypeSize(spec.inputs[1].dtype), [&]<typename U>() { k.reset(new WhereKernel<U>(plan)); });
+  return k;
+}
+
+}  // namespace
+
+void RegisterBinaryKernels(KernelRegistry& r) {
+  RegisterBinary(r, "Add", Arithmetic<AddOp>());
+  RegisterBinary(r, "Sub", Arithmetic<SubOp>());
+  RegisterBinary(r, "Mul", Arithmetic<MulOp>());
+  RegisterBinary(r, "Div", DivImpls());
+  RegisterBinary(r, "Pow", PowImpls());
+  RegisterBinary(r, "Max", Arithmetic<MaxOp>());
+  RegisterBinary(r, "Min", Arithmetic<MinOp>());
+  RegisterBinary(r, "Equal", Comparison<EqualOp>(true));
+  RegisterBinary(r, "Less", Comparison<LessOp>(false));
+  RegisterBinary(r, "Greater", Comparison<GreaterOp>(false));
+  RegisterBinary(r, "LessOrEqual", Comparison<LessOrEqualOp>(false));
+  RegisterBinary(r, "GreaterOrEqual", Comparison<GreaterOrEqualOp>(false));
+  RegisterBinary(r, "And", Logical<AndOp>());
+  RegisterBinary(r, "Or", Logical<OrOp>());
+  RegisterBinary(r, "Xor", Logical<XorOp>());
+  r.Register("Where", PlanWhere, CreateWhere);
+}
+
+}  // namespace ge::hal

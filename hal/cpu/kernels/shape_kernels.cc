@@ -1,0 +1,404 @@
+// Shape kernels: the views (Reshape, Flatten, Squeeze, Unsqueeze, Identity)
+// that only copy bytes, and Expand, Shape, Size, Cast, CastLike,
+// ConstantOfShape, Range.
+//
+// Output shapes are static and given; each Create checks them against the
+// inputs and attributes (and the constant shape/axes operands where there
+// are some). Views are a memcpy, and nothing when the runtime ran them in
+// place (input == output).
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "hal/cpu/cpu_kernels.h"
+#include "hal/cpu/kernels/loop_broadcast.h"
+#include "hal/cpu/kernels/loop_convert.h"
+
+namespace ge::hal {
+namespace {
+
+using namespace loop;
+using KernelPtr = std::unique_ptr<Kernel>;
+using Dims = std::vector<int64_t>;
+using D = DataType;
+
+Result<KernelPtr> CopyKernel(size_t bytes) {
+  return MakeKernel([bytes](const void* const* in, void* const* out) {
+    if (bytes != 0 && in[0] != out[0]) std::memcpy(out[0], in[0], bytes);
+    return Status::Ok();
+  });
+}
+
+// Same dtype and element count in and out: what every view needs.
+Status CheckView(const KernelSpec& spec, size_t max_in) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 1, max_in, 1, 1));
+  const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
+  if (x.dtype != y.dtype)
+    return Bad(spec, std::string("output dtype ") + DataTypeName(y.dtype) + " differs from input dtype " + DataTypeName(x.dtype));
+  if (x.NumElements() != y.NumElements())
+    return Bad(spec, "output " + DimsStr(y.dims) + " has a different element count than input " + DimsStr(x.dims));
+  return Status::Ok();
+}
+
+Status CheckReshape(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckView(spec, 2));
+  if (!HasInput(spec, 1) || !spec.ConstInput(1)) return Status::Ok();  // shape computed at run time: counts suffice
+  GE_ASSIGN_OR_RETURN(Dims shape, ConstInts(spec, 1, "shape"));
+  const Dims& in = spec.inputs[0].dims;
+  const bool allowzero = spec.attrs.GetInt("allowzero", 0) != 0;
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0 && !allowzero) {
+      if (i >= in.size()) return Bad(spec, "shape has 0 at " + std::to_string(i) + " beyond the input rank");
+      shape[i] = in[i];
+    }
+    if (shape[i] == -1) {
+      if (infer >= 0) return Bad(spec, "shape " + DimsStr(shape) + " has more than one -1");
+      infer = static_cast<int64_t>(i);
+    } else if (shape[i] < 0) {
+      return Bad(spec, "shape " + DimsStr(shape) + " has a negative dim");
+    } else {
+      known *= shape[i];
+    }
+  }
+  if (infer >= 0) shape[infer] = known == 0 ? 0 : spec.inputs[0].NumElements() / known;
+  return CheckOutputDims(spec, 0, shape);
+}
+
+Status CheckFlatten(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckView(spec, 1));
+  const Dims& in = spec.inputs[0].dims;
+  const int64_t r = static_cast<int64_t>(in.size());
+  int64_t axis = spec.attrs.GetInt("axis", 1);
+  if (axis < -r || axis > r) return Bad(spec, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(r));
+  if (axis < 0) axis += r;
+  return CheckOutputDims(spec, 0, {Product(in, 0, axis), Product(in, axis, in.size())});
+}
+
+// Squeeze/Unsqueeze axes: input 1 (opset 13) or attr "axes". has = false
+// when they come from a non-constant input (then counts are all we check).
+Result<std::pair<bool, Dims>> ViewAxes(const KernelSpec& spec) {
+  if (HasInput(spec, 1)) {
+    if (!spec.ConstInput(1)) return std::make_pair(false, Dims{});
+    GE_ASSIGN_OR_RETURN(Dims axes, ConstInts(spec, 1, "axes"));
+    return std::make_pair(true, axes);
+  }
+  return std::make_pair(true, spec.attrs.GetInts("axes"));
+}
+
+Status CheckSqueeze(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckView(spec, 2));
+  GE_ASSIGN_OR_RETURN(auto axes, ViewAxes(spec));
+  if (!axes.first) return Status::Ok();
+  const Dims& in = spec.inputs[0].dims;
+  const int64_t r = static_cast<int64_t>(in.size());
+  std::vector<bool> drop(in.size(), false);
+  if (axes.second.empty()) {
+    for (size_t i = 0; i < in.size(); ++i) drop[i] = in[i] == 1;
+  }
+  for (int64_t a : axes.second) {
+    GE_ASSIGN_OR_RETURN(int64_t ax, NormalizeAxis(spec, a, r));
+    if (in[ax] != 1) return Bad(spec, "cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(in[ax]));
+    drop[ax] = true;
+  }
+  Dims out;
+  for (size_t i = 0; i < in.size(); ++i)
+    if (!drop[i]) out.push_back(in[i]);
+  return CheckOutputDims(spec, 0, out);
+}
+
+Status CheckUnsqueeze(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckView(spec, 2));
+  GE_ASSIGN_OR_RETURN(auto axes, ViewAxes(spec));
+  if (!axes.first) return Status::Ok();
+  const Dims& in = spec.inputs[0].dims;
+  const int64_t r = static_cast<int64_t>(in.size() + axes.second.size());
+  if (axes.second.empty()) return Bad(spec, "axes are required");
+  std::vector<bool> added(r, false);
+  for (int64_t a : axes.second) {
+    GE_ASSIGN_OR_RETURN(int64_t ax, NormalizeAxis(spec, a, r));
+    if (added[ax]) return Bad(spec, "axis " + std::to_string(a) + " is repeated");
+    added[ax] = true;
+  }
+  Dims out;
+  size_t k = 0;
+  for (int64_t i = 0; i < r; ++i) out.push_back(added[i] ? 1 : in[k++]);
+  return CheckOutputDims(spec, 0, out);
+}
+
+Status CheckIdentity(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckView(spec, 1));
+  return CheckOutputDims(spec, 0, spec.inputs[0].dims);
+}
+
+void RegisterView(KernelRegistry& r, const char* op, Status (*check)(const KernelSpec&)) {
+  r.Register(op, check, [check](const KernelSpec& spec) -> Result<KernelPtr> {
+    GE_RETURN_IF_ERROR(check(spec));
+    return CopyKernel(spec.inputs[0].Bytes());
+  });
+}
+
+// ---- Expand: broadcast the input to the given output dims.
+
+Status CheckExpand(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 2, 2, 1, 1));
+  const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
+  if (x.dtype != y.dtype)
+    return Bad(spec, std::string("output dtype ") + DataTypeName(y.dtype) + " differs from input dtype " + DataTypeName(x.dtype));
+  const size_t size = DataTypeSize(x.dtype);
+  if (size != 1 && size != 2 && size != 4 && size != 8)
+    return NotSupported(spec, std::string("dtype ") + DataTypeName(x.dtype) + " is not supported");
+  Dims want = y.dims;
+  if (spec.ConstInput(1)) {
+    GE_ASSIGN_OR_RETURN(Dims shape, ConstInts(spec, 1, "shape"));
+    GE_ASSIGN_OR_RETURN(want, BroadcastShape(spec, {&x.dims, &shape}));
+  }
+  GE_ASSIGN_OR_RETURN(Dims reach, BroadcastShape(spec, {&x.dims, &y.dims}));
+  if (reach != y.dims) return Bad(spec, "input " + DimsStr(x.dims) + " does not broadcast to output " + DimsStr(y.dims));
+  return CheckOutputDims(spec, 0, want);
+}
+
+template <typename U>
+Result<KernelPtr> ExpandKernel(const RowPlan<1>& plan) {
+  return MakeKernel([plan](const void* const* in, void* const* out) {
+    StridedCopy(plan, static_cast<const U*>(in[0]), static_cast<U*>(out[0]));
+    return Status::Ok();
+  });
+}
+
+Result<KernelPtr> CreateExpand(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckExpand(spec));
+  const auto plan = PlanBroadcast<1>({&spec.inputs[0].dims}, spec.outputs[0].dims);
+  Result<KernelPtr> k = Internal("unreachable");
+  DispatchBySize(DataTypeSize(spec.inputs[0].dtype), [&]<typename U>() { k = ExpandKernel<U>(plan); });
+  return k;
+}
+
+// ---- Shape and Size: values known at Create, written per run.
+
+Result<Dims> ShapeValues(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 1, 1, 1, 1));
+  GE_RETURN_IF_ERROR(CheckDtype(spec, spec.outputs[0], "output", {D::kInt64}));
+  const Dims& in = spec.inputs[0].dims;
+  const int64_t r = static_cast<int64_t>(in.size());
+  auto clamp = [r](int64_t v) { return std::clamp(v < 0 ? v + r : v, int64_t{0}, r); };  // opset 15 rules
+  const int64_t start = clamp(spec.attrs.GetInt("start", 0)), end = clamp(spec.attrs.GetInt("end", r));
+  Dims v(in.begin() + start, in.begin() + std::max(start, end));
+  GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, {static_cast<int64_t>(v.size())}));
+  return v;
+}
+
+Result<Dims> SizeValue(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 1, 1, 1, 1));
+  GE_RETURN_IF_ERROR(CheckDtype(spec, spec.outputs[0], "output", {D::kInt64}));
+  if (spec.outputs[0].NumElements() != 1) return Bad(spec, "output must be a scalar, got " + DimsStr(spec.outputs[0].dims));
+  return Dims{spec.inputs[0].NumElements()};
+}
+
+void RegisterConstantValues(KernelRegistry& r, const char* op, Result<Dims> (*values)(const KernelSpec&)) {
+  r.Register(
+      op, [values](const KernelSpec& spec) { return values(spec).status(); },
+      [values](const KernelSpec& spec) -> Result<KernelPtr> {
+        GE_ASSIGN_OR_RETURN(Dims v, values(spec));
+        return MakeKernel([v](const void* const*, void* const* out) {
+          if (!v.empty()) std::memcpy(out[0], v.data(), v.size() * sizeof(int64_t));
+          return Status::Ok();
+        });
+      });
+}
+
+// ---- Cast.
+
+// ONNX TensorProto.DataType numbers of the types Cast handles.
+DataType FromOnnxType(int64_t t) {
+  switch (t) {
+    case 1: return D::kFloat32;
+    case 2: return D::kUInt8;
+    case 3: return D::kInt8;
+    case 4: return D::kUInt16;
+    case 5: return D::kInt16;
+    case 6: return D::kInt32;
+    case 7: return D::kInt64;
+    case 9: return D::kBool;
+    case 10: return D::kFloat16;
+    case 11: return D::kFloat64;
+    case 12: return D::kUInt32;
+    case 13: return D::kUInt64;
+    case 16: return D::kBFloat16;
+    default: return D::kUndefined;
+  }
+}
+
+template <typename From, typename To>
+Result<KernelPtr> CastKernel(int64_t n) {
+  return MakeKernel([n](const void* const* in, void* const* out) {
+    const From* x = static_cast<const From*>(in[0]);
+    To* y = static_cast<To*>(out[0]);
+    ParallelFor(n, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) y[i] = Convert<To>(x[i]);
+    });
+    return Status::Ok();
+  });
+}
+
+bool CastHandles(DataType t) {
+  return DispatchNumeric(t, []<typename T>() {});
+}
+
+Status CheckCast(const KernelSpec& spec) {
+  const bool like = spec.op == "CastLike";
+  GE_RETURN_IF_ERROR(CheckArity(spec, like ? 2 : 1, like ? 2 : 1, 1, 1));
+  const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
+  DataType to;
+  if (like) {
+    to = spec.inputs[1].dtype;
+  } else {
+    if (!spec.attrs.Has("to")) return Bad(spec, "attribute to is required");
+    to = FromOnnxType(spec.attrs.GetInt("to", 0));
+    if (to == D::kUndefined)
+      return NotSupported(spec, "attribute to=" + std::to_string(spec.attrs.GetInt("to", 0)) + " is not a supported type");
+  }
+  if (!CastHandles(x.dtype)) return NotSupported(spec, std::string("input dtype ") + DataTypeName(x.dtype) + " is not supported");
+  if (!CastHandles(to)) return NotSupported(spec, std::string("target dtype ") + DataTypeName(to) + " is not supported");
+  if (y.dtype != to)
+    return Bad(spec, std::string("output dtype ") + DataTypeName(y.dtype) + " differs from the target " + DataTypeName(to));
+  return CheckOutputDims(spec, 0, x.dims);
+}
+
+Result<KernelPtr> CreateCast(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckCast(spec));
+  const DataType from = spec.inputs[0].dtype, to = spec.outputs[0].dtype;
+  const int64_t n = spec.inputs[0].NumElements();
+  if (from == to) return CopyKernel(spec.inputs[0].Bytes());
+  Result<KernelPtr> k = Internal("unreachable");
+  DispatchNumeric(from, [&]<typename F>() { DispatchNumeric(to, [&]<typename T>() { k = CastKernel<F, T>(n); }); });
+  return k;
+}
+
+// ---- ConstantOfShape: fills the output with attr "value" (default 0).
+
+Status CheckConstantOfShape(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 1, 1, 1, 1));
+  GE_RETURN_IF_ERROR(CheckDtype(spec, spec.inputs[0], "shape", {D::kInt64}));
+  if (!CastHandles(spec.outputs[0].dtype))
+    return NotSupported(spec, std::string("output dtype ") + DataTypeName(spec.outputs[0].dtype) + " is not supported");
+  if (spec.inputs[0].dims.size() != 1) return Bad(spec, "shape must be 1-D");
+  if (spec.ConstInput(0)) {
+    GE_ASSIGN_OR_RETURN(Dims shape, ConstInts(spec, 0, "shape"));
+    GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, shape));
+  } else if (spec.inputs[0].dims[0] != static_cast<int64_t>(spec.outputs[0].dims.size())) {
+    return Bad(spec, "output rank " + std::to_string(spec.outputs[0].dims.size()) + " differs from the shape length " +
+                         std::to_string(spec.inputs[0].dims[0]));
+  }
+  return Status::Ok();
+}
+
+double AttrValue(const Attrs& attrs) {
+  auto it = attrs.values().find("value");
+  if (it == attrs.values().end()) return 0.0;
+  if (auto* d = std::get_if<double>(&it->second)) return *d;
+  if (auto* i = std::get_if<int64_t>(&it->second)) return static_cast<double>(*i);
+  return 0.0;
+}
+
+Result<KernelPtr> CreateConstantOfShape(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckConstantOfShape(spec));
+  const double value = AttrValue(spec.attrs);
+  const int64_t n = spec.outputs[0].NumElements();
+  Result<KernelPtr> k = Internal("unreachable");
+  DispatchNumeric(spec.outputs[0].dtype, [&]<typename T>() {
+    const T v = Convert<T>(value);
+    k = MakeKernel([n, v](const void* const*, void* const* out) {
+      T* y = static_cast<T*>(out[0]);
+      std::fill(y, y + n, v);
+      return Status::Ok();
+    });
+  });
+  return k;
+}
+
+// ---- Range(start, limit, delta).
+
+template <typename T>
+Result<int64_t> RangeCount(const std::string& where, T start, T limit, T delta) {
+  if (delta == T(0)) return InvalidArgument(where + ": delta is 0");
+  if constexpr (std::is_integral_v<T>) {
+    const T diff = limit - start;
+    int64_t q = diff / delta;
+    const T rem = diff % delta;
+    if (rem != 0 && ((rem < 0) == (delta < 0))) ++q;  // round the quotient up
+    return std::max<int64_t>(q, 0);
+  } else {
+    const double q = std::ceil((static_cast<double>(limit) - start) / delta);
+    if (!(q < 9.0e18)) return InvalidArgument(where + ": range has no finite length");
+    return std::max<int64_t>(static_cast<int64_t>(q), 0);
+  }
+}
+
+Status CheckRange(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 3, 3, 1, 1));
+  const DataType t = spec.inputs[0].dtype;
+  GE_RETURN_IF_ERROR(CheckDtype(spec, spec.inputs[0], "start", {D::kFloat32, D::kFloat64, D::kInt16, D::kInt32, D::kInt64}));
+  for (size_t i = 0; i < 3; ++i) {
+    if (spec.inputs[i].dtype != t) return Bad(spec, "start, limit and delta must have one dtype");
+    if (spec.inputs[i].NumElements() != 1) return Bad(spec, "input " + std::to_string(i) + " must be a scalar");
+  }
+  if (spec.outputs[0].dtype != t) return Bad(spec, std::string("output dtype must be ") + DataTypeName(t));
+  if (spec.outputs[0].dims.size() != 1) return Bad(spec, "output must be 1-D, got " + DimsStr(spec.outputs[0].dims));
+  if (!spec.ConstInput(0) || !spec.ConstInput(1) || !spec.ConstInput(2)) return Status::Ok();  // checked per run
+  Status s;
+  DispatchNumeric(t, [&]<typename T>() {
+    if constexpr (std::is_same_v<T, bool>) return;
+    else {
+      auto get = [&](size_t i) { return *static_cast<const T*>(spec.ConstInput(i)); };
+      auto n = RangeCount<T>(Where(spec), get(0), get(1), get(2));
+      s = n.ok() ? CheckOutputDims(spec, 0, {*n}) : n.status();
+    }
+  });
+  return s;
+}
+
+template <typename T>
+Result<KernelPtr> RangeKernel(const KernelSpec& spec) {
+  const int64_t n = spec.outputs[0].dims[0];
+  return MakeKernel([n, where = Where(spec)](const void* const* in, void* const* out) -> Status {
+    const T start = *static_cast<const T*>(in[0]), limit = *static_cast<const T*>(in[1]),
+            delta = *static_cast<const T*>(in[2]);
+    GE_ASSIGN_OR_RETURN(int64_t count, RangeCount<T>(where, start, limit, delta));
+    if (count != n)
+      return InvalidArgument(where + ": the range has " + std::to_string(count) + " elements, the output " + std::to_string(n));
+    T* y = static_cast<T*>(out[0]);
+    for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+    return Status::Ok();
+  });
+}
+
+Result<KernelPtr> CreateRange(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckRange(spec));
+  switch (spec.inputs[0].dtype) {
+    case D::kFloat32: return RangeKernel<float>(spec);
+    case D::kFloat64: return RangeKernel<double>(spec);
+    case D::kInt16: return RangeKernel<int16_t>(spec);
+    case D::kInt32: return RangeKernel<int32_t>(spec);
+    default: return RangeKernel<int64_t>(spec);
+  }
+}
+
+}  // namespace
+
+void RegisterShapeKernels(KernelRegistry& r) {
+  RegisterView(r, "Reshape", CheckReshape);
+  RegisterView(r, "Flatten", CheckFlatten);
+  RegisterView(r, "Squeeze", CheckSqueeze);
+  RegisterView(r, "Unsqueeze", CheckUnsqueeze);
+  RegisterView(r, "Identity", CheckIdentity);
+  r.Register("Expand", CheckExpand, CreateExpand);
+  RegisterConstantValues(r, "Shape", ShapeValues);
+  RegisterConstantValues(r, "Size", SizeValue);
+  r.Register("Cast", CheckCast, CreateCast);
+  r.Register("CastLike", CheckCast, CreateCast);
+  r.Register("ConstantOfShape", CheckConstantOfShape, CreateConstantOfShape);
+  r.Register("Range", CheckRange, CreateRange);
+}
+
+}  // namespace ge::hal

@@ -1,0 +1,230 @@
+// Element-wise unary kernels: Relu, LeakyRelu, Clip, Sigmoid, Tanh, Erf,
+// Gelu, Sqrt, Exp, Log, Neg, Abs, Reciprocal, Floor, Ceil, Not, HardSigmoid.
+//
+// The transcendental f32 ops run on the vector-extension math of
+// loop_math.h; the rest are plain loops GCC vectorises. All are safe in
+// place (x == y) and split across OpenMP threads from kParallelMin elements.
+#include <cmath>
+#include <limits>
+
+#include "hal/cpu/cpu_kernels.h"
+#include "hal/cpu/kernels/loop_common.h"
+#include "hal/cpu/kernels/loop_math.h"
+
+namespace ge::hal {
+namespace {
+
+using namespace loop;
+using KernelPtr = std::unique_ptr<Kernel>;
+
+// y = f(x) on f32 vectors.
+template <typename F>
+Result<KernelPtr> VectorKernel(int64_t n, F f) {
+  return MakeKernel([n, f](const void* const* in, void* const* out) {
+    const float* x = static_cast<const float*>(in[0]);
+    float* y = static_cast<float*>(out[0]);
+    ParallelFor(n, [&](int64_t b, int64_t e) { MapVF(x + b, y + b, e - b, f); });
+    return Status::Ok();
+  });
+}
+
+// y = f(x) one element at a time (T in, U out), for GCC to vectorise.
+template <typename T, typename U, typename F>
+Result<KernelPtr> ScalarKernel(int64_t n, F f) {
+  return MakeKernel([n, f](const void* const* in, void* const* out) {
+    const T* x = static_cast<const T*>(in[0]);
+    U* y = static_cast<U*>(out[0]);
+    ParallelFor(n, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) y[i] = f(x[i]);
+    });
+    return Status::Ok();
+  });
+}
+
+// Negation and absolute value through the unsigned type, so that the most
+// negative integer wraps instead of being undefined behaviour.
+template <typename T>
+T Negate(T v) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(std::make_unsigned_t<T>(0) - static_cast<std::make_unsigned_t<T>>(v));
+  } else {
+    return -v;
+  }
+}
+
+template <typename T>
+Result<KernelPtr> CreateNeg(const KernelSpec& spec, int64_t n) {
+  return ScalarKernel<T, T>(n, [](T v) { return Negate(v); });
+}
+template <typename T>
+Result<KernelPtr> CreateAbs(const KernelSpec& spec, int64_t n) {
+  return ScalarKernel<T, T>(n, [](T v) { return v < 0 ? Negate(v) : v; });
+}
+template <typename T>
+Result<KernelPtr> CreateRelu(const KernelSpec& spec, int64_t n) {
+  return ScalarKernel<T, T>(n, [](T v) { return v < 0 ? T(0) : v; });  // NaN stays NaN
+}
+
+// Clip's bounds: inputs 1 and 2 (opset >= 11; constant or read per run,
+// absent = unbounded) or attributes min/max (older opsets).
+template <typename T>
+Result<KernelPtr> CreateClip(const KernelSpec& spec, int64_t n) {
+  T lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
+  if (spec.attrs.Has("min")) lo = static_cast<T>(spec.attrs.GetFloat("min", 0));
+  if (spec.attrs.Has("max")) hi = static_cast<T>(spec.attrs.GetFloat("max", 0));
+  bool lo_at_run = false, hi_at_run = false;
+  if (HasInput(spec, 1)) {
+    if (const void* p = spec.ConstInput(1)) std::memcpy(&lo, p, sizeof(T));
+    else lo_at_run = true;
+  }
+  if (HasInput(spec, 2)) {
+    if (const void* p = spec.ConstInput(2)) std::memcpy(&hi, p, sizeof(T));
+    else hi_at_run = true;
+  }
+  return MakeKernel([=](const void* const* in, void* const* out) {
+    T l = lo, h = hi;
+    if (lo_at_run) l = *static_cast<const T*>(in[1]);
+    if (hi_at_run) h = *static_cast<const T*>(in[2]);
+    const T* x = static_cast<const T*>(in[0]);
+    T* y = static_cast<T*>(out[0]);
+    ParallelFor(n, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        const T v = x[i] < l ? l : x[i];
+        y[i] = v > h ? h : v;
+      }
+    });
+    return Status::Ok();
+  });
+}
+
+Status CheckClipBounds(const KernelSpec& spec) {
+  for (size_t i = 1; i < 3; ++i) {
+    if (!HasInput(spec, i)) continue;
+    const TensorInfo& t = spec.inputs[i];
+    if (t.dtype != spec.inputs[0].dtype)
+      return Bad(spec, std::string(i == 1 ? "min" : "max") + " has dtype " + DataTypeName(t.dtype) + ", input has " +
+                           DataTypeName(spec.inputs[0].dtype));
+    if (t.NumElements() != 1) return Bad(spec, std::string(i == 1 ? "min" : "max") + " must be a scalar");
+  }
+  return Status::Ok();
+}
+
+Status CheckGelu(const KernelSpec& spec) {
+  const std::string a = spec.attrs.GetString("approximate", "none");
+  if (a != "none" && a != "tanh") return NotSupported(spec, "attribute approximate=\"" + a + "\" (none, tanh)");
+  return Status::Ok();
+}
+
+using CreateFn = Result<KernelPtr> (*)(const KernelSpec&, int64_t);
+using CheckFn = Status (*)(const KernelSpec&);
+
+struct DtypeCreate {
+  DataType dtype;
+  CreateFn create;
+};
+
+// One op: its dtypes (output dtype = input dtype), extra inputs allowed
+// beyond x, and an optional check of its attributes/extra inputs.
+struct UnaryOp {
+  const char* name;
+  std::vector<DtypeCreate> impls;
+  size_t max_inputs = 1;
+  CheckFn check = nullptr;
+};
+
+Result<CreateFn> Plan(const UnaryOp& op, const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 1, op.max_inputs, 1, 1));
+  const TensorInfo& x = spec.inputs[0];
+  const CreateFn* create = nullptr;
+  std::string names;
+  for (const auto& impl : op.impls) {
+    if (impl.dtype == x.dtype) create = &impl.create;
+    if (!names.empty()) names += ", ";
+    names += DataTypeName(impl.dtype);
+  }
+  if (!create) return NotSupported(spec, std::string("dtype ") + DataTypeName(x.dtype) + " is not supported (" + names + ")");
+  if (spec.outputs[0].dtype != x.dtype)
+    return Bad(spec, std::string("output dtype ") + DataTypeName(spec.outputs[0].dtype) + " differs from input dtype " +
+                         DataTypeName(x.dtype));
+  GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, x.dims));
+  if (op.check) GE_RETURN_IF_ERROR(op.check(spec));
+  return *create;
+}
+
+template <typename F>
+CreateFn VecOp() {
+  return [](const KernelSpec& spec, int64_t n) { return VectorKernel(n, F{}); };
+}
+
+
+Result<KernelPtr> CreateGelu(const KernelSpec& spec, int64_t n) {
+  if (spec.attrs.GetString("approximate", "none") == "tanh") return VectorKernel(n, GeluTanhFn{});
+  return VectorKernel(n, GeluErfFn{});
+}
+
+Result<KernelPtr> CreateLeakyRelu(const KernelSpec& spec, int64_t n) {
+  const float alpha = spec.attrs.GetFloat("alpha", 0.01f);
+  return VectorKernel(n, LeakyReluFn{alpha});
+}
+
+Result<KernelPtr> CreateHardSigmoid(const KernelSpec& spec, int64_t n) {
+  const float alpha = spec.attrs.GetFloat("alpha", 0.2f), beta = spec.attrs.GetFloat("beta", 0.5f);
+  return VectorKernel(n, HardSigmoidFn{alpha, beta});
+}
+
+template <float (*F)(float)>
+CreateFn MathOp() {
+  return [](const KernelSpec& spec, int64_t n) { return ScalarKernel<float, float>(n, [](float v) { return F(v); }); };
+}
+float SqrtF(float v) { return std::sqrt(v); }
+float LogF(float v) { return std::log(v); }
+float FloorF(float v) { return std::floor(v); }
+float CeilF(float v) { return std::ceil(v); }
+float ReciprocalF(float v) { return 1.0f / v; }
+
+Result<KernelPtr> CreateNot(const KernelSpec& spec, int64_t n) {
+  return ScalarKernel<uint8_t, uint8_t>(n, [](uint8_t v) { return static_cast<uint8_t>(v == 0); });
+}
+
+const std::vector<UnaryOp>& Ops() {
+  using D = DataType;
+  static const std::vector<UnaryOp> ops = {
+      {"Relu", {{D::kFloat32, CreateRelu<float>}, {D::kInt64, CreateRelu<int64_t>}, {D::kInt32, CreateRelu<int32_t>}}},
+      {"LeakyRelu", {{D::kFloat32, CreateLeakyRelu}}},
+      {"Clip",
+       {{D::kFloat32, CreateClip<float>}, {D::kInt64, CreateClip<int64_t>}, {D::kInt32, CreateClip<int32_t>}},
+       3,
+       CheckClipBounds},
+      {"Sigmoid", {{D::kFloat32, VecOp<SigmoidFn>()}}},
+      {"Tanh", {{D::kFloat32, VecOp<TanhFn>()}}},
+      {"Erf", {{D::kFloat32, VecOp<ErfFn>()}}},
+      {"Gelu", {{D::kFloat32, CreateGelu}}, 1, CheckGelu},
+      {"Exp", {{D::kFloat32, VecOp<ExpFn>()}}},
+      {"Sqrt", {{D::kFloat32, MathOp<SqrtF>()}}},
+      {"Log", {{D::kFloat32, MathOp<LogF>()}}},
+      {"Floor", {{D::kFloat32, MathOp<FloorF>()}}},
+      {"Ceil", {{D::kFloat32, MathOp<CeilF>()}}},
+      {"Reciprocal", {{D::kFloat32, MathOp<ReciprocalF>()}}},
+      {"Neg", {{D::kFloat32, CreateNeg<float>}, {D::kInt64, CreateNeg<int64_t>}, {D::kInt32, CreateNeg<int32_t>}}},
+      {"Abs", {{D::kFloat32, CreateAbs<float>}, {D::kInt64, CreateAbs<int64_t>}, {D::kInt32, CreateAbs<int32_t>}}},
+      {"Not", {{D::kBool, CreateNot}}},
+      {"HardSigmoid", {{D::kFloat32, CreateHardSigmoid}}},
+  };
+  return ops;
+}
+
+}  // namespace
+
+void RegisterUnaryKernels(KernelRegistry& r) {
+  for (const UnaryOp& op : Ops()) {
+    const UnaryOp* p = &op;  // Ops() is static: the pointer outlives the registry
+    r.Register(
+        op.name, [p](const KernelSpec& spec) { return Plan(*p, spec).status(); },
+        [p](const KernelSpec& spec) -> Result<KernelPtr> {
+          GE_ASSIGN_OR_RETURN(CreateFn create, Plan(*p, spec));
+          return create(spec, spec.inputs[0].NumElements());
+        });
+  }
+}
+
+}  // namespace ge::hal

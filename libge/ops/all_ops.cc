@@ -1,0 +1,21 @@
+// The built-in op set: every family registers its ops here.
+#include "ops/op_families.h"
+
+namespace ge {
+
+void RegisterBuiltinOps(OpRegistry& r) {
+  RegisterIrOps(r);
+  RegisterUnaryOps(r);
+  RegisterBinaryOps(r);
+  RegisterConvOps(r);
+  RegisterPoolOps(r);
+  RegisterNormOps(r);
+  RegisterMatMulOps(r);
+  RegisterShapeOps(r);
+  RegisterReshapeOps(r);
+  RegisterMovementOps(r);
+  RegisterSliceOps(r);
+  RegisterReduceOps(r);
+}
+
+}  // namespace ge

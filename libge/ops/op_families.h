@@ -1,0 +1,45 @@
+// One registration function per op family; RegisterBuiltinOps (all_ops.cc)
+// calls them all. Private to libge/ops.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "ge/ops/op_registry.h"
+
+namespace ge {
+
+// Builds an OpDef: OpBuilder("Relu").Inputs(1, 1).Infer(f).Inplace(). Defaults: no
+// inputs, one output, no inference, no memory semantics.
+class OpBuilder {
+ public:
+  explicit OpBuilder(std::string type) { d_.type = std::move(type); }
+  OpBuilder& Inputs(int min, int max) { d_.min_inputs = min; d_.max_inputs = max; return *this; }
+  OpBuilder& Outputs(int min, int max) { d_.min_outputs = min; d_.max_outputs = max; return *this; }
+  OpBuilder& Defaults(std::map<std::string, AttrValue> defaults) { d_.attr_defaults = std::move(defaults); return *this; }
+  OpBuilder& Infer(InferFn f) { d_.infer = std::move(f); return *this; }
+  OpBuilder& Inplace() { d_.memory.inplace_outputs = {0}; return *this; }      // output 0 over input 0
+  OpBuilder& Reference() { d_.memory.reference_outputs = {0}; return *this; }  // output 0 is input 0's buffer
+  OpBuilder& ContinuousInput() { d_.memory.continuous_input = true; return *this; }
+  OpBuilder& ContinuousOutput() { d_.memory.continuous_output = true; return *this; }
+  operator OpDef() const { return d_; }  // NOLINT: r.Register(OpBuilder(...)...)
+
+ private:
+  OpDef d_;
+};
+
+void RegisterIrOps(OpRegistry& r);          // Data, NetOutput, Const
+void RegisterUnaryOps(OpRegistry& r);       // Relu, Sigmoid, Cast, Clip, Gelu, ...
+void RegisterBinaryOps(OpRegistry& r);      // Add, ..., comparisons, And/Or, Max/Min, Where
+void RegisterConvOps(OpRegistry& r);        // Conv, ConvTranspose
+void RegisterPoolOps(OpRegistry& r);        // MaxPool, AveragePool, Global*Pool
+void RegisterNormOps(OpRegistry& r);        // Batch/Layer/InstanceNormalization, (Log)Softmax
+void RegisterMatMulOps(OpRegistry& r);      // Gemm, MatMul
+void RegisterShapeOps(OpRegistry& r);       // Shape, Size, ConstantOfShape, Range, Expand, Tile
+void RegisterReshapeOps(OpRegistry& r);     // Reshape, Flatten, Squeeze, Unsqueeze
+void RegisterMovementOps(OpRegistry& r);    // Transpose, Concat, Split, Gather, Pad
+void RegisterSliceOps(OpRegistry& r);       // Slice
+void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
+
+}  // namespace ge

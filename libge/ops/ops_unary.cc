@@ -1,0 +1,81 @@
+// One-input elementwise ops: the output has the input's shape (and dtype,
+// except Cast). They may run in place over their input; Identity's output
+// may simply be its input.
+#include "ops/infer_util.h"
+#include "ops/op_families.h"
+
+namespace ge {
+namespace {
+
+using infer::CheckDtype;
+
+bool AnyDtype(DataType) { return true; }
+bool NotBool(DataType t) { return t != DataType::kBool; }
+
+// Same shape and dtype; `accepts` says which input dtypes make sense.
+InferFn SameAsInput(bool (*accepts)(DataType), const char* expected) {
+  return [accepts, expected](InferContext& ctx) -> Status {
+    GE_RETURN_IF_ERROR(CheckDtype(ctx, 0, accepts, expected));
+    infer::SetOutputLike(ctx, 0, 0);
+    return Status::Ok();
+  };
+}
+
+void RegisterElementwise(OpRegistry& r, const char* type, bool (*accepts)(DataType), const char* expected,
+                         std::map<std::string, AttrValue> defaults = {}) {
+  r.Register(OpBuilder(type).Inputs(1, 1).Defaults(std::move(defaults)).Infer(SameAsInput(accepts, expected)).Inplace());
+}
+
+// Clip: bounds are attributes before opset 11, optional scalar inputs 1 and 2 after.
+Status InferClip(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(CheckDtype(ctx, 0, NotBool, "numeric"));
+  GE_ASSIGN_OR_RETURN(DataType t, infer::CommonDtype(ctx, {0, 1, 2}));
+  for (size_t i = 1; i <= 2; ++i) {
+    if (!ctx.has_input(i)) continue;
+    const int64_t n = ctx.input(i).NumElements();
+    if (n > 1)
+      return ctx.Error(std::string(i == 1 ? "min" : "max") + " must be a scalar, but input " + std::to_string(i) +
+                       " has " + std::to_string(n) + " elements");
+  }
+  infer::SetOutput(ctx, 0, t, ctx.input(0).dims);
+  return Status::Ok();
+}
+
+Status InferCast(InferContext& ctx) {
+  if (!ctx.node().HasAttr("to")) return ctx.Error("needs attribute 'to' (the target ONNX element type)");
+  const int64_t to = ctx.node().GetInt("to", 0);
+  const DataType t = infer::DtypeFromOnnx(to);
+  if (t == DataType::kUndefined) return ctx.Error("cannot cast to ONNX element type " + std::to_string(to));
+  infer::SetOutput(ctx, 0, t, ctx.input(0).dims);
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterUnaryOps(OpRegistry& r) {
+  const char* kFloat = "floating point";
+  RegisterElementwise(r, "Relu", NotBool, "numeric");
+  RegisterElementwise(r, "LeakyRelu", IsFloatingPoint, kFloat, {{"alpha", 0.01f}});
+  RegisterElementwise(r, "Sigmoid", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "HardSigmoid", IsFloatingPoint, kFloat, {{"alpha", 0.2f}, {"beta", 0.5f}});
+  RegisterElementwise(r, "Tanh", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Erf", NotBool, "numeric");
+  RegisterElementwise(r, "Sqrt", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Exp", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Log", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Neg", NotBool, "numeric");
+  RegisterElementwise(r, "Abs", NotBool, "numeric");
+  RegisterElementwise(r, "Reciprocal", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Floor", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Ceil", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Not", infer::IsBool, "bool");
+  // Our fused GELU (from the Erf/Tanh patterns, or ONNX opset 20's Gelu).
+  RegisterElementwise(r, "Gelu", IsFloatingPoint, kFloat, {{"approximate", std::string("none")}});
+
+  r.Register(OpBuilder("Clip").Inputs(1, 3).Infer(InferClip).Inplace());
+  // Cast changes the element size, so it is not listed as in-place.
+  r.Register(OpBuilder("Cast").Inputs(1, 1).Defaults({{"saturate", int64_t{1}}}).Infer(InferCast));
+  r.Register(OpBuilder("Identity").Inputs(1, 1).Infer(SameAsInput(AnyDtype, "any")).Reference());
+}
+
+}  // namespace ge

@@ -1,0 +1,148 @@
+// The registry as a whole: every op of the built-in set is there with its
+// arity, defaults and memory semantics, and InferNode enforces the arity.
+#include "ops_test_util.h"
+
+namespace ge::test {
+namespace {
+
+const OpDef& Def(const std::string& type) {
+  const OpDef* d = OpRegistry::Global().Find(type);
+  EXPECT_NE(d, nullptr) << type;
+  static const OpDef kNone;
+  return d ? *d : kNone;
+}
+
+TEST(OpRegistry, EveryBuiltinOpIsRegisteredWithInference) {
+  const std::vector<std::string> types = {
+      "Conv", "ConvTranspose", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
+      "BatchNormalization", "LayerNormalization", "InstanceNormalization", "Softmax", "LogSoftmax", "Gemm",
+      "MatMul", "Gelu", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "Log", "Neg", "Abs",
+      "Reciprocal", "Floor", "Ceil", "Not", "HardSigmoid", "Identity", "Cast", "Add", "Sub", "Mul", "Div", "Pow",
+      "Max", "Min", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Where", "Shape",
+      "Size", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Expand", "ConstantOfShape", "Range", "Tile",
+      "Transpose", "Concat", "Split", "Slice", "Gather", "Pad", "ReduceMean", "ReduceSum", "ReduceMax",
+      "ReduceMin", "ReduceProd", "ReduceL2", "ReduceSumSquare", "ArgMax", "ArgMin", "Const"};
+  for (const auto& t : types) {
+    const OpDef* d = OpRegistry::Global().Find(t);
+    ASSERT_NE(d, nullptr) << t;
+    EXPECT_EQ(d->type, t);
+    EXPECT_TRUE(static_cast<bool>(d->infer)) << t;
+  }
+  EXPECT_NE(OpRegistry::Global().Find("Data"), nullptr);
+  EXPECT_NE(OpRegistry::Global().Find("NetOutput"), nullptr);
+  EXPECT_EQ(OpRegistry::Global().Find("NoSuchOp"), nullptr);
+}
+
+TEST(OpRegistry, ArityIsPrecise) {
+  auto arity = [](const std::string& t) {
+    const OpDef& d = Def(t);
+    return std::vector<int>{d.min_inputs, d.max_inputs, d.min_outputs, d.max_outputs};
+  };
+  EXPECT_EQ(arity("Concat"), (std::vector<int>{1, -1, 1, 1}));
+  EXPECT_EQ(arity("Split"), (std::vector<int>{1, 2, 1, -1}));
+  EXPECT_EQ(arity("Clip"), (std::vector<int>{1, 3, 1, 1}));
+  EXPECT_EQ(arity("Conv"), (std::vector<int>{2, 3, 1, 1}));
+  EXPECT_EQ(arity("Gemm"), (std::vector<int>{2, 3, 1, 1}));
+  EXPECT_EQ(arity("Slice"), (std::vector<int>{3, 5, 1, 1}));
+  EXPECT_EQ(arity("MaxPool"), (std::vector<int>{1, 1, 1, 2}));
+  EXPECT_EQ(arity("BatchNormalization"), (std::vector<int>{5, 5, 1, 5}));
+  EXPECT_EQ(arity("Where"), (std::vector<int>{3, 3, 1, 1}));
+  EXPECT_EQ(arity("Max"), (std::vector<int>{1, -1, 1, 1}));
+  EXPECT_EQ(arity("Add"), (std::vector<int>{2, 2, 1, 1}));
+  EXPECT_EQ(arity("Relu"), (std::vector<int>{1, 1, 1, 1}));
+  EXPECT_EQ(arity("Data"), (std::vector<int>{0, 0, 1, 1}));
+  EXPECT_EQ(arity("Const"), (std::vector<int>{0, 0, 1, 1}));
+  EXPECT_EQ(arity("NetOutput"), (std::vector<int>{1, -1, 0, 0}));
+}
+
+TEST(OpRegistry, MemorySemantics) {
+  for (const char* t : {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}) {
+    EXPECT_EQ(Def(t).memory.reference_outputs, std::vector<int>{0}) << t;
+    EXPECT_TRUE(Def(t).memory.inplace_outputs.empty()) << t;
+  }
+  for (const char* t : {"Relu", "Sigmoid", "Gelu", "Clip", "Exp", "Not", "Add", "Mul", "Pow", "Max", "And"})
+    EXPECT_EQ(Def(t).memory.inplace_outputs, std::vector<int>{0}) << t;
+  // Different output element size: no in-place.
+  for (const char* t : {"Cast", "Equal", "Less", "Conv", "MatMul", "Transpose"})
+    EXPECT_TRUE(Def(t).memory.inplace_outputs.empty()) << t;
+  EXPECT_TRUE(Def("Concat").memory.continuous_input);
+  EXPECT_FALSE(Def("Concat").memory.continuous_output);
+  EXPECT_TRUE(Def("Split").memory.continuous_output);
+  EXPECT_FALSE(Def("Split").memory.continuous_input);
+  EXPECT_TRUE(Def("Conv").memory.reference_outputs.empty());
+}
+
+TEST(OpRegistry, AttrDefaultsAreOnnxs) {
+  auto get = [](const std::string& t, const std::string& k) -> AttrValue {
+    const auto& m = Def(t).attr_defaults;
+    auto it = m.find(k);
+    EXPECT_NE(it, m.end()) << t << "." << k;
+    return it == m.end() ? AttrValue{} : it->second;
+  };
+  EXPECT_EQ(std::get<int64_t>(get("Conv", "group")), 1);
+  EXPECT_EQ(std::get<std::string>(get("Conv", "auto_pad")), "NOTSET");
+  EXPECT_FLOAT_EQ(std::get<float>(get("LeakyRelu", "alpha")), 0.01f);
+  EXPECT_FLOAT_EQ(std::get<float>(get("HardSigmoid", "alpha")), 0.2f);
+  EXPECT_FLOAT_EQ(std::get<float>(get("BatchNormalization", "epsilon")), 1e-5f);
+  EXPECT_EQ(std::get<int64_t>(get("Flatten", "axis")), 1);
+  EXPECT_EQ(std::get<int64_t>(get("ReduceMean", "keepdims")), 1);
+  EXPECT_EQ(std::get<int64_t>(get("ReduceSum", "noop_with_empty_axes")), 0);
+  EXPECT_EQ(std::get<int64_t>(get("MaxPool", "ceil_mode")), 0);
+  EXPECT_FLOAT_EQ(std::get<float>(get("Gemm", "beta")), 1.0f);
+  EXPECT_EQ(std::get<int64_t>(get("LayerNormalization", "axis")), -1);
+  EXPECT_EQ(std::get<Tensor>(get("ConstantOfShape", "value")).desc().dtype, DataType::kFloat32);
+  // Opset-dependent: no fixed default.
+  EXPECT_EQ(Def("Softmax").attr_defaults.count("axis"), 0u);
+}
+
+TEST(InferNode, TooFewInputsNamesTheNode) {
+  OpGraph g("Add", 1, "add1");
+  g.In(F32({2}));
+  EXPECT_TRUE(FailsWith(g, {"node add1 (Add)", "takes 2..2 inputs, has 1"}));
+}
+
+TEST(InferNode, TooManyInputs) {
+  OpGraph g("Conv");
+  g.In(F32({1, 3, 8, 8})).In(F32({4, 3, 3, 3})).In(F32({4})).In(F32({4}));
+  EXPECT_TRUE(FailsWith(g, {"takes 2..3 inputs, has 4"}));
+}
+
+TEST(InferNode, MissingRequiredInputBeforeAPresentOne) {
+  OpGraph g("Conv");
+  g.Absent().In(F32({4, 3, 3, 3}));
+  EXPECT_TRUE(FailsWith(g, {"required input 0 is missing"}));
+}
+
+TEST(InferNode, TooManyOutputs) {
+  OpGraph g("Relu", 2);
+  g.In(F32({2}));
+  EXPECT_TRUE(FailsWith(g, {"has 2 outputs, expected 1..1"}));
+}
+
+TEST(InferNode, TrailingAbsentOptionalInputsDoNotCount) {
+  OpGraph g("Clip");
+  g.In(F32({2, 2})).Absent().Absent();
+  EXPECT_EQ(InferOut(g), "f32[2,2]");
+  OpGraph h("Clip");
+  h.In(F32({2, 2})).Absent().Const(F32Scalar(6));
+  EXPECT_EQ(InferOut(h), "f32[2,2]");
+}
+
+TEST(InferNode, UnknownOpTypeIsUnsupported) {
+  OpGraph g("NoSuchOp", 1, "weird");
+  g.In(F32({2}));
+  Status s = g.Infer();
+  EXPECT_EQ(s.code(), StatusCode::kUnsupported);
+  EXPECT_NE(s.message().find("weird (NoSuchOp)"), std::string::npos) << s.message();
+}
+
+TEST(InferNode, KeepsTheOutputFormatAPassChose) {
+  OpGraph g("Relu");
+  g.In(F32({1, 16, 4, 4}));
+  g.node()->output_desc(0).format = Format::kBlocked;
+  ASSERT_TRUE(g.Infer().ok());
+  EXPECT_EQ(g.node()->output_desc(0), TensorDesc(DataType::kFloat32, {1, 16, 4, 4}, Format::kBlocked));
+}
+
+}  // namespace
+}  // namespace ge::test

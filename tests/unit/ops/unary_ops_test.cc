@@ -1,0 +1,91 @@
+#include "ops_test_util.h"
+
+namespace ge::test {
+namespace {
+
+class SameShapeUnary : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SameShapeUnary, KeepsShapeDtypeAndUnknowns) {
+  OpGraph g(GetParam());
+  g.In(F32({-1, 3, 5}));
+  EXPECT_EQ(InferOut(g), "f32[?,3,5]");
+  OpGraph h(GetParam());
+  h.In(F32({kUnknownRank}));
+  EXPECT_EQ(InferOut(h), "f32[*]");
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, SameShapeUnary,
+                         ::testing::Values("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "Log",
+                                           "Neg", "Abs", "Reciprocal", "Floor", "Ceil", "HardSigmoid", "Identity",
+                                           "Gelu", "Clip"));
+
+TEST(UnaryOps, IntegerInputsWhereTheyMakeSense) {
+  OpGraph relu("Relu");
+  relu.In(TensorDesc(DataType::kInt32, {4}));
+  EXPECT_EQ(InferOut(relu), "i32[4]");
+  OpGraph neg("Neg");
+  neg.In(I64({2}));
+  EXPECT_EQ(InferOut(neg), "i64[2]");
+  OpGraph id("Identity");
+  id.In(TensorDesc(DataType::kBool, {2}));
+  EXPECT_EQ(InferOut(id), "bool[2]");
+}
+
+TEST(UnaryOps, FloatOnlyOpsRejectIntegers) {
+  OpGraph g("Sqrt", 1, "sq");
+  g.In(I64({2}));
+  EXPECT_TRUE(FailsWith(g, {"node sq (Sqrt)", "input 0 must be floating point, not i64"}));
+}
+
+TEST(UnaryOps, NotTakesBool) {
+  OpGraph g("Not");
+  g.In(TensorDesc(DataType::kBool, {2, 2}));
+  EXPECT_EQ(InferOut(g), "bool[2,2]");
+  OpGraph h("Not");
+  h.In(F32({2}));
+  EXPECT_TRUE(FailsWith(h, {"must be bool, not f32"}));
+}
+
+TEST(UnaryOps, CastToOnnxTypeNumbers) {
+  const std::vector<std::pair<int64_t, std::string>> cases = {
+      {1, "f32"}, {2, "u8"}, {3, "i8"}, {5, "i16"}, {6, "i32"}, {7, "i64"}, {9, "bool"},
+      {10, "f16"}, {11, "f64"}, {12, "u32"}, {13, "u64"}, {16, "bf16"}};
+  for (const auto& [to, name] : cases) {
+    OpGraph g("Cast");
+    g.In(F32({2, -1})).Int("to", to);
+    EXPECT_EQ(InferOut(g), name + "[2,?]") << to;
+  }
+}
+
+TEST(UnaryOps, CastToStringOrWithoutToFails) {
+  OpGraph g("Cast", 1, "c8");
+  g.In(F32({2})).Int("to", 8);
+  EXPECT_TRUE(FailsWith(g, {"node c8 (Cast)", "cannot cast to ONNX element type 8"}));
+  OpGraph h("Cast");
+  h.In(F32({2}));
+  EXPECT_TRUE(FailsWith(h, {"needs attribute 'to'"}));
+}
+
+TEST(UnaryOps, ClipBoundsMustBeScalarsOfTheInputsType) {
+  OpGraph ok("Clip");
+  ok.In(F32({1, 8})).Const(F32Scalar(0)).Const(F32Scalar(6));
+  EXPECT_EQ(InferOut(ok), "f32[1,8]");
+  OpGraph vec("Clip");
+  vec.In(F32({1, 8})).Const(F32Zeros({2}));
+  EXPECT_TRUE(FailsWith(vec, {"min must be a scalar", "2 elements"}));
+  OpGraph mixed("Clip");
+  mixed.In(F32({1, 8})).Const(I64Scalar(0));
+  EXPECT_TRUE(FailsWith(mixed, {"input 0 is f32 and input 1 is i64"}));
+}
+
+TEST(UnaryOps, GeluIsOneInputSameShape) {
+  OpGraph g("Gelu");
+  g.In(TensorDesc(DataType::kFloat16, {2, 128, 768}));
+  EXPECT_EQ(InferOut(g), "f16[2,128,768]");
+  OpGraph two("Gelu");
+  two.In(F32({2})).In(F32({2}));
+  EXPECT_TRUE(FailsWith(two, {"takes 1..1 inputs, has 2"}));
+}
+
+}  // namespace
+}  // namespace ge::test
