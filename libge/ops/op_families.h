@@ -10,8 +10,8 @@
 
 namespace ge {
 
-// Builds an OpDef: OpBuilder("Relu").Inputs(1, 1).Infer(f).Inplace(). Defaults: no
-// inputs, one output, no inference, no memory semantics.
+// Builds an OpDef: OpBuilder("Relu").Inputs(1, 1).Infer(f).Inplace().
+// Defaults: no inputs, one output, no inference, no memory semantics.
 class OpBuilder {
  public:
   explicit OpBuilder(std::string type) { d_.type = std::move(type); }
