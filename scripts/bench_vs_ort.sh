@@ -127,6 +127,10 @@ echo "# ge: $GE_RUN --mode v2 (OMP_NUM_THREADS=$THREADS); ort: onnxruntime-node 
      "intraOpNumThreads=$THREADS interOpNumThreads=1 sequential, graphOptimizationLevel=all"
 echo "# runs=$RUNS warmup=$WARMUP per engine, ge then ort per model; nproc=$(nproc);" \
      "loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+# A loaded machine slows both engines unevenly (ge's thread hand-offs suffer most): say so up front.
+if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
+  echo "# WARNING: 1-min load average $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores: other processes compete for the CPU, numbers will be noisy" >&2
+fi
 ROWS=()
 JSONL=()
 n_err=0

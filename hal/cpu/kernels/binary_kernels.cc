@@ -12,6 +12,7 @@
 
 #include "hal/cpu/cpu_kernels.h"
 #include "hal/cpu/kernels/loop_broadcast.h"
+#include "hal/cpu/kernels/loop_convert.h"
 
 namespace ge::hal {
 namespace {
@@ -32,13 +33,22 @@ T Wrapping(T a, T b, F f) {
 }
 
 struct AddOp {
-  template <typename T> T operator()(T a, T b) const { return Wrapping(a, b, [](auto x, auto y) { return x + y; }); }
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Wrapping(a, b, [](auto x, auto y) { return x + y; });
+  }
 };
 struct SubOp {
-  template <typename T> T operator()(T a, T b) const { return Wrapping(a, b, [](auto x, auto y) { return x - y; }); }
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Wrapping(a, b, [](auto x, auto y) { return x - y; });
+  }
 };
 struct MulOp {
-  template <typename T> T operator()(T a, T b) const { return Wrapping(a, b, [](auto x, auto y) { return x * y; }); }
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Wrapping(a, b, [](auto x, auto y) { return x * y; });
+  }
 };
 struct DivOp {
   float operator()(float a, float b) const { return a / b; }
@@ -47,28 +57,39 @@ struct DivOp {
 // most negative value wraps instead of trapping).
 struct IntDivOp {
   static constexpr bool kRejectsZero = true;
-  template <typename T> T operator()(T a, T b) const {
+  template <typename T>
+  T operator()(T a, T b) const {
     return b == -1 ? static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a)) : a / b;
   }
 };
 // NaN in either operand gives NaN, as numpy's maximum/minimum do.
 struct MaxOp {
-  template <typename T> T operator()(T a, T b) const { return (a < b || b != b) ? b : a; }
+  template <typename T>
+  T operator()(T a, T b) const {
+    return (a < b || b != b) ? b : a;
+  }
 };
 struct MinOp {
-  template <typename T> T operator()(T a, T b) const { return (b < a || b != b) ? b : a; }
+  template <typename T>
+  T operator()(T a, T b) const {
+    return (b < a || b != b) ? b : a;
+  }
 };
 
 struct PowFloatOp {  // f32 base, any exponent type
-  template <typename E> float operator()(float a, E b) const { return std::pow(a, static_cast<float>(b)); }
+  template <typename E>
+  float operator()(float a, E b) const {
+    return std::pow(a, static_cast<float>(b));
+  }
 };
 // Integer base: square-and-multiply for integer exponents (exact, wrapping),
 // double pow for float exponents; negative integer exponents truncate
 // towards zero like 1 / a^|b|.
 struct PowIntOp {
-  template <typename T, typename E> T operator()(T a, E b) const {
+  template <typename T, typename E>
+  T operator()(T a, E b) const {
     if constexpr (std::is_floating_point_v<E>) {
-      return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+      return Convert<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));  // saturating, NaN -> 0
     } else {
       if (b < 0) return a == 1 ? T(1) : a == -1 ? ((b & 1) ? T(-1) : T(1)) : T(0);
       Unsigned<T> result = 1, base = static_cast<Unsigned<T>>(a);
@@ -82,19 +103,34 @@ struct PowIntOp {
 };
 
 struct EqualOp {
-  template <typename T> uint8_t operator()(T a, T b) const { return a == b; }
+  template <typename T>
+  uint8_t operator()(T a, T b) const {
+    return a == b;
+  }
 };
 struct LessOp {
-  template <typename T> uint8_t operator()(T a, T b) const { return a < b; }
+  template <typename T>
+  uint8_t operator()(T a, T b) const {
+    return a < b;
+  }
 };
 struct GreaterOp {
-  template <typename T> uint8_t operator()(T a, T b) const { return a > b; }
+  template <typename T>
+  uint8_t operator()(T a, T b) const {
+    return a > b;
+  }
 };
 struct LessOrEqualOp {
-  template <typename T> uint8_t operator()(T a, T b) const { return a <= b; }
+  template <typename T>
+  uint8_t operator()(T a, T b) const {
+    return a <= b;
+  }
 };
 struct GreaterOrEqualOp {
-  template <typename T> uint8_t operator()(T a, T b) const { return a >= b; }
+  template <typename T>
+  uint8_t operator()(T a, T b) const {
+    return a >= b;
+  }
 };
 struct AndOp {
   uint8_t operator()(uint8_t a, uint8_t b) const { return (a != 0) & (b != 0); }
@@ -138,10 +174,18 @@ class BinaryKernel final : public Kernel {
     const Op op{};
     const int variant = (plan_.contiguous[0] ? 2 : 0) | (plan_.contiguous[1] ? 1 : 0);
     switch (variant) {
-      case 3: Rows<true, true>(a, b, y, op); break;
-      case 2: Rows<true, false>(a, b, y, op); break;
-      case 1: Rows<false, true>(a, b, y, op); break;
-      default: Rows<false, false>(a, b, y, op); break;
+      case 3:
+        Rows<true, true>(a, b, y, op);
+        break;
+      case 2:
+        Rows<true, false>(a, b, y, op);
+        break;
+      case 1:
+        Rows<false, true>(a, b, y, op);
+        break;
+      default:
+        Rows<false, false>(a, b, y, op);
+        break;
     }
     return Status::Ok();
   }
@@ -249,6 +293,9 @@ std::vector<Impl> Logical() {
 }
 
 Result<Factory> PlanBinary(const std::vector<Impl>& impls, const KernelSpec& spec) {
+  if ((spec.op == "Max" || spec.op == "Min") && spec.inputs.size() != 2)
+    return NotSupported(spec,
+                        "only the two-input form is supported, got " + std::to_string(spec.inputs.size()) + " inputs");
   GE_RETURN_IF_ERROR(CheckArity(spec, 2, 2, 1, 1));
   const DataType a = spec.inputs[0].dtype, b = spec.inputs[1].dtype;
   const Impl* found = nullptr;
@@ -261,8 +308,8 @@ Result<Factory> PlanBinary(const std::vector<Impl>& impls, const KernelSpec& spe
     names += DataTypeName(i.b);
   }
   if (!found)
-    return NotSupported(spec, std::string("dtypes ") + DataTypeName(a) + "/" + DataTypeName(b) +
-                                  " are not supported (" + names + ")");
+    return NotSupported(
+        spec, std::string("dtypes ") + DataTypeName(a) + "/" + DataTypeName(b) + " are not supported (" + names + ")");
   if (spec.outputs[0].dtype != found->out)
     return Bad(spec, std::string("output dtype is ") + DataTypeName(spec.outputs[0].dtype) + ", expected " +
                          DataTypeName(found->out));
@@ -301,14 +348,30 @@ class WhereKernel final : public Kernel {
     const auto* y = static_cast<const U*>(in[2]);
     auto* o = static_cast<U*>(out[0]);
     switch (variant_) {
-      case 7: Rows<true, true, true>(c, x, y, o); break;
-      case 6: Rows<true, true, false>(c, x, y, o); break;
-      case 5: Rows<true, false, true>(c, x, y, o); break;
-      case 4: Rows<true, false, false>(c, x, y, o); break;
-      case 3: Rows<false, true, true>(c, x, y, o); break;
-      case 2: Rows<false, true, false>(c, x, y, o); break;
-      case 1: Rows<false, false, true>(c, x, y, o); break;
-      default: Rows<false, false, false>(c, x, y, o); break;
+      case 7:
+        Rows<true, true, true>(c, x, y, o);
+        break;
+      case 6:
+        Rows<true, true, false>(c, x, y, o);
+        break;
+      case 5:
+        Rows<true, false, true>(c, x, y, o);
+        break;
+      case 4:
+        Rows<true, false, false>(c, x, y, o);
+        break;
+      case 3:
+        Rows<false, true, true>(c, x, y, o);
+        break;
+      case 2:
+        Rows<false, true, false>(c, x, y, o);
+        break;
+      case 1:
+        Rows<false, false, true>(c, x, y, o);
+        break;
+      default:
+        Rows<false, false, false>(c, x, y, o);
+        break;
     }
     return Status::Ok();
   }
@@ -330,12 +393,14 @@ Status PlanWhere(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(CheckDtype(spec, spec.inputs[0], "condition", {D::kBool}));
   const DataType t = spec.inputs[1].dtype;
   if (spec.inputs[2].dtype != t)
-    return Bad(spec, std::string("X and Y dtypes differ: ") + DataTypeName(t) + " vs " + DataTypeName(spec.inputs[2].dtype));
+    return Bad(spec,
+               std::string("X and Y dtypes differ: ") + DataTypeName(t) + " vs " + DataTypeName(spec.inputs[2].dtype));
   const size_t size = DataTypeSize(t);
   if (size != 1 && size != 2 && size != 4 && size != 8)
     return NotSupported(spec, std::string("dtype ") + DataTypeName(t) + " is not supported");
   if (spec.outputs[0].dtype != t)
-    return Bad(spec, std::string("output dtype is ") + DataTypeName(spec.outputs[0].dtype) + ", expected " + DataTypeName(t));
+    return Bad(spec,
+               std::string("output dtype is ") + DataTypeName(spec.outputs[0].dtype) + ", expected " + DataTypeName(t));
   return CheckShapes(spec, 3);
 }
 

@@ -29,7 +29,8 @@ Status CheckElementSize(const KernelSpec& spec, DataType t) {
 
 Status CheckSameDtype(const KernelSpec& spec, const TensorInfo& a, const TensorInfo& b, const char* what) {
   if (a.dtype != b.dtype)
-    return Bad(spec, std::string(what) + " dtype " + DataTypeName(b.dtype) + " differs from input dtype " + DataTypeName(a.dtype));
+    return Bad(spec, std::string(what) + " dtype " + DataTypeName(b.dtype) + " differs from input dtype " +
+                         DataTypeName(a.dtype));
   return Status::Ok();
 }
 
@@ -75,7 +76,8 @@ Result<TransposePlan> PlanTranspose(const KernelSpec& spec) {
   }
   GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, out));
   TransposePlan plan;
-  if (!PlanStrided(out.data(), strides.data(), static_cast<int>(r), plan.rows)) return NotSupported(spec, "rank too large");
+  if (!PlanStrided(out.data(), strides.data(), static_cast<int>(r), plan.rows))
+    return NotSupported(spec, "rank too large");
   const RowPlan<1>& p = plan.rows;
   const int k = p.rank;
   if (k >= 2 && p.strides[0][k - 1] != 1 && p.strides[0][k - 2] == 1) {
@@ -159,12 +161,13 @@ Result<Blocks> PlanBlocks(const KernelSpec& spec, const TensorInfo& whole, const
   for (size_t i = 0; i < parts.size(); ++i) {
     const TensorInfo& t = *parts[i];
     if (t.dtype != whole.dtype)
-      return Bad(spec, "operand " + std::to_string(i) + " has dtype " + DataTypeName(t.dtype) + ", expected " + DataTypeName(whole.dtype));
+      return Bad(spec, "operand " + std::to_string(i) + " has dtype " + DataTypeName(t.dtype) + ", expected " +
+                           DataTypeName(whole.dtype));
     bool ok = static_cast<int64_t>(t.dims.size()) == r;
     for (int64_t d = 0; ok && d < r; ++d) ok = d == axis || t.dims[d] == whole.dims[d];
     if (!ok)
-      return Bad(spec, "operand " + std::to_string(i) + " " + DimsStr(t.dims) + " does not match " + DimsStr(whole.dims) +
-                           " outside axis " + std::to_string(axis));
+      return Bad(spec, "operand " + std::to_string(i) + " " + DimsStr(t.dims) + " does not match " +
+                           DimsStr(whole.dims) + " outside axis " + std::to_string(axis));
     sum += t.dims[axis];
     b.bytes.push_back(static_cast<size_t>(t.dims[axis] * inner) * esize);
   }
@@ -213,9 +216,15 @@ Result<Blocks> PlanSplit(const KernelSpec& spec) {
   const int64_t given_axis = spec.attrs.GetInt("axis", 0);
   GE_ASSIGN_OR_RETURN(Blocks b, PlanBlocks(spec, x, parts, given_axis));
   GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(spec, given_axis, static_cast<int64_t>(x.dims.size())));
+  Dims got;
+  for (const auto& o : spec.outputs) got.push_back(o.dims[axis]);
   Dims want;
   if (HasInput(spec, 1)) {
-    GE_ASSIGN_OR_RETURN(want, ConstInts(spec, 1, "split"));
+    if (spec.ConstInput(1)) {
+      GE_ASSIGN_OR_RETURN(want, ConstInts(spec, 1, "split"));
+    } else {
+      want = got;  // sizes known only at run time: the output dims are the truth
+    }
   } else if (spec.attrs.Has("split")) {
     want = spec.attrs.GetInts("split");
   } else {
@@ -223,9 +232,8 @@ Result<Blocks> PlanSplit(const KernelSpec& spec) {
     const int64_t chunk = (n + k - 1) / k;
     for (int64_t i = 0; i < k; ++i) want.push_back(std::max<int64_t>(0, std::min(chunk, n - i * chunk)));
   }
-  Dims got;
-  for (const auto& o : spec.outputs) got.push_back(o.dims[axis]);
-  if (got != want) return Bad(spec, "output sizes " + DimsStr(got) + " along axis differ from the split " + DimsStr(want));
+  if (got != want)
+    return Bad(spec, "output sizes " + DimsStr(got) + " along axis differ from the split " + DimsStr(want));
   return b;
 }
 
@@ -322,8 +330,8 @@ std::string ComputeSlice(const Dims& in, const Dims& out, const SliceArgs& a, Sl
 // Operands of Slice: attrs (opset < 10) or inputs 1..4, each constant (read
 // here) or not (then read per run).
 struct SliceSource {
-  SliceArgs args;                 // constant parts filled in
-  std::array<bool, 5> at_run{};   // inputs 1..4 to read per run
+  SliceArgs args;                // constant parts filled in
+  std::array<bool, 5> at_run{};  // inputs 1..4 to read per run
   std::array<DataType, 5> dtype{};
   bool any_at_run = false;
 };
@@ -370,8 +378,10 @@ Result<SliceSource> PlanSliceSource(const KernelSpec& spec) {
       continue;
     }
     const TensorInfo& t = spec.inputs[i];
-    if (!IsIndexType(t.dtype)) return NotSupported(spec, std::string(names[i]) + " must be i64 or i32, got " + DataTypeName(t.dtype));
-    if (t.dims.size() != 1 || t.dims[0] != n) return Bad(spec, std::string(names[i]) + " must be 1-D of the length of starts");
+    if (!IsIndexType(t.dtype))
+      return NotSupported(spec, std::string(names[i]) + " must be i64 or i32, got " + DataTypeName(t.dtype));
+    if (t.dims.size() != 1 || t.dims[0] != n)
+      return Bad(spec, std::string(names[i]) + " must be 1-D of the length of starts");
     src.dtype[i] = t.dtype;
     int64_t* dst = i == 1 ? a.starts.data() : i == 2 ? a.ends.data() : i == 3 ? a.axes.data() : a.steps.data();
     if (const void* p = spec.ConstInput(i)) {
@@ -425,16 +435,15 @@ Result<KernelPtr> CreateSlice(const KernelSpec& spec) {
     const std::string err = ComputeSlice(spec.inputs[0].dims, spec.outputs[0].dims, src.args, g);
     if (!err.empty()) return Bad(spec, err);
   }
-  return BySize(spec.inputs[0].dtype, [&]<typename U>() -> Result<KernelPtr> {
-    return KernelPtr(new SliceKernel<U>(spec, src, g));
-  });
+  return BySize(spec.inputs[0].dtype,
+                [&]<typename U>() -> Result<KernelPtr> { return KernelPtr(new SliceKernel<U>(spec, src, g)); });
 }
 
 // ---- Gather
 
 struct GatherPlan {
   int64_t outer = 1, n = 0, k = 0, inner = 1;  // data [outer, n, inner], indices k
-  std::vector<int64_t> const_indices;           // normalised, when constant
+  std::vector<int64_t> const_indices;          // normalised, when constant
 };
 
 Result<GatherPlan> PlanGather(const KernelSpec& spec) {
@@ -534,17 +543,23 @@ std::string BuildPadTables(PadMode mode, const int64_t* pads, PadTables& t) {
   for (int d = 0; d < r; ++d) {
     const int64_t dim = t.in[d], begin = pads[d], end = pads[r + d];
     if (dim + begin + end != t.out[d])
-      return "input dim " + std::to_string(dim) + " padded by " + std::to_string(begin) + " and " + std::to_string(end) +
-             " is not the output dim " + std::to_string(t.out[d]);
+      return "input dim " + std::to_string(dim) + " padded by " + std::to_string(begin) + " and " +
+             std::to_string(end) + " is not the output dim " + std::to_string(t.out[d]);
     if (mode != PadMode::kConstant && dim == 0 && t.out[d] > 0) return "cannot pad an empty axis in this mode";
     int64_t* m = t.map.data() + t.offset[d];
     for (int64_t j = 0; j < t.out[d]; ++j) {
       int64_t i = j - begin;
       if (i < 0 || i >= dim) {
         switch (mode) {
-          case PadMode::kConstant: i = -1; break;
-          case PadMode::kEdge: i = std::clamp<int64_t>(i, 0, dim - 1); break;
-          case PadMode::kWrap: i = ((i % dim) + dim) % dim; break;
+          case PadMode::kConstant:
+            i = -1;
+            break;
+          case PadMode::kEdge:
+            i = std::clamp<int64_t>(i, 0, dim - 1);
+            break;
+          case PadMode::kWrap:
+            i = ((i % dim) + dim) % dim;
+            break;
           case PadMode::kReflect: {
             if (dim == 1) {
               i = 0;
@@ -565,11 +580,11 @@ std::string BuildPadTables(PadMode mode, const int64_t* pads, PadTables& t) {
 
 struct PadSource {
   PadMode mode = PadMode::kConstant;
-  std::vector<int64_t> pads;      // expanded to [b0..b(r-1), e0..e(r-1)] when known
+  std::vector<int64_t> pads;  // expanded to [b0..b(r-1), e0..e(r-1)] when known
   bool pads_at_run = false;
   DataType pads_dtype = D::kInt64;
-  std::vector<int64_t> axes;      // input 3 (constant) or all axes
-  std::array<uint8_t, 8> value{}; // constant, as the element's bytes
+  std::vector<int64_t> axes;       // input 3 (constant) or all axes
+  std::array<uint8_t, 8> value{};  // constant, as the element's bytes
   bool value_at_run = false;
 };
 
@@ -594,11 +609,16 @@ Result<PadSource> PlanPadSource(const KernelSpec& spec) {
   if (spec.outputs[0].dims.size() != x.dims.size()) return Bad(spec, "output rank differs from input rank");
   PadSource src;
   const std::string mode = spec.attrs.GetString("mode", "constant");
-  if (mode == "constant") src.mode = PadMode::kConstant;
-  else if (mode == "reflect") src.mode = PadMode::kReflect;
-  else if (mode == "edge") src.mode = PadMode::kEdge;
-  else if (mode == "wrap") src.mode = PadMode::kWrap;
-  else return NotSupported(spec, "attribute mode=\"" + mode + "\" (constant, reflect, edge, wrap)");
+  if (mode == "constant")
+    src.mode = PadMode::kConstant;
+  else if (mode == "reflect")
+    src.mode = PadMode::kReflect;
+  else if (mode == "edge")
+    src.mode = PadMode::kEdge;
+  else if (mode == "wrap")
+    src.mode = PadMode::kWrap;
+  else
+    return NotSupported(spec, "attribute mode=\"" + mode + "\" (constant, reflect, edge, wrap)");
   // Axes (opset 18): constant input 3, else all.
   if (HasInput(spec, 3)) {
     GE_ASSIGN_OR_RETURN(Dims axes, ConstInts(spec, 3, "axes"));
@@ -613,12 +633,14 @@ Result<PadSource> PlanPadSource(const KernelSpec& spec) {
   double value = spec.attrs.GetFloat("value", 0.0f);
   if (spec.inputs.size() == 1) {  // opset < 11: attributes
     const Dims pads = spec.attrs.GetInts("pads");
-    if (pads.size() != want) return Bad(spec, "pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(want));
+    if (pads.size() != want)
+      return Bad(spec, "pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(want));
     src.pads = ExpandPads(pads.data(), src.axes, r);
   } else {
     const TensorInfo& p = spec.inputs[1];
     if (!p.present()) return Bad(spec, "pads is required");
-    if (!IsIndexType(p.dtype)) return NotSupported(spec, std::string("pads must be i64 or i32, got ") + DataTypeName(p.dtype));
+    if (!IsIndexType(p.dtype))
+      return NotSupported(spec, std::string("pads must be i64 or i32, got ") + DataTypeName(p.dtype));
     if (p.NumElements() != static_cast<int64_t>(want))
       return Bad(spec, "pads has " + std::to_string(p.NumElements()) + " entries, expected " + std::to_string(want));
     src.pads_dtype = p.dtype;
@@ -633,8 +655,10 @@ Result<PadSource> PlanPadSource(const KernelSpec& spec) {
     const TensorInfo& v = spec.inputs[2];
     GE_RETURN_IF_ERROR(CheckSameDtype(spec, x, v, "constant_value"));
     if (v.NumElements() != 1) return Bad(spec, "constant_value must be a scalar");
-    if (const void* c = spec.ConstInput(2)) std::memcpy(src.value.data(), c, DataTypeSize(x.dtype));
-    else src.value_at_run = true;
+    if (const void* c = spec.ConstInput(2))
+      std::memcpy(src.value.data(), c, DataTypeSize(x.dtype));
+    else
+      src.value_at_run = true;
   } else {
     DispatchNumeric(x.dtype, [&]<typename T>() {
       const T v = Convert<T>(value);
@@ -747,9 +771,8 @@ Result<KernelPtr> CreatePad(const KernelSpec& spec) {
     const std::string err = BuildPadTables(src.mode, src.pads.data(), t);
     if (!err.empty()) return Bad(spec, err);
   }
-  return BySize(spec.inputs[0].dtype, [&]<typename U>() -> Result<KernelPtr> {
-    return KernelPtr(new PadKernel<U>(spec, src, t));
-  });
+  return BySize(spec.inputs[0].dtype,
+                [&]<typename U>() -> Result<KernelPtr> { return KernelPtr(new PadKernel<U>(spec, src, t)); });
 }
 
 // ---- Tile: out viewed as [r0, d0, r1, d1, ...] reading in with strides
@@ -763,7 +786,8 @@ Result<RowPlan<1>> PlanTile(const KernelSpec& spec) {
   const size_t r = x.dims.size();
   if (!IsIndexType(spec.inputs[1].dtype)) return NotSupported(spec, "repeats must be i64 or i32");
   if (spec.inputs[1].NumElements() != static_cast<int64_t>(r))
-    return Bad(spec, "repeats has " + std::to_string(spec.inputs[1].NumElements()) + " entries for rank " + std::to_string(r));
+    return Bad(
+        spec, "repeats has " + std::to_string(spec.inputs[1].NumElements()) + " entries for rank " + std::to_string(r));
   if (y.dims.size() != r) return Bad(spec, "output rank differs from input rank");
   Dims reps(r);
   for (size_t d = 0; d < r; ++d) {
@@ -820,13 +844,18 @@ Status StatusOf(const Result<T>& r) {
 }  // namespace
 
 void RegisterDataMovementKernels(KernelRegistry& r) {
-  r.Register("Transpose", [](const KernelSpec& s) { return StatusOf(PlanTranspose(s)); }, CreateTranspose);
-  r.Register("Concat", [](const KernelSpec& s) { return StatusOf(PlanConcat(s)); }, CreateConcat);
-  r.Register("Split", [](const KernelSpec& s) { return StatusOf(PlanSplit(s)); }, CreateSplit);
+  r.Register(
+      "Transpose", [](const KernelSpec& s) { return StatusOf(PlanTranspose(s)); }, CreateTranspose);
+  r.Register(
+      "Concat", [](const KernelSpec& s) { return StatusOf(PlanConcat(s)); }, CreateConcat);
+  r.Register(
+      "Split", [](const KernelSpec& s) { return StatusOf(PlanSplit(s)); }, CreateSplit);
   r.Register("Slice", CheckSlice, CreateSlice);
-  r.Register("Gather", [](const KernelSpec& s) { return StatusOf(PlanGather(s)); }, CreateGather);
+  r.Register(
+      "Gather", [](const KernelSpec& s) { return StatusOf(PlanGather(s)); }, CreateGather);
   r.Register("Pad", CheckPad, CreatePad);
-  r.Register("Tile", [](const KernelSpec& s) { return StatusOf(PlanTile(s)); }, CreateTile);
+  r.Register(
+      "Tile", [](const KernelSpec& s) { return StatusOf(PlanTile(s)); }, CreateTile);
 }
 
 }  // namespace ge::hal

@@ -23,7 +23,8 @@ namespace ge::hal::loop {
 
 // The numpy broadcast of shapes; error naming both when they are
 // incompatible.
-inline Result<std::vector<int64_t>> BroadcastShape(const KernelSpec& spec, const std::vector<const std::vector<int64_t>*>& shapes) {
+inline Result<std::vector<int64_t>> BroadcastShape(const KernelSpec& spec,
+                                                   const std::vector<const std::vector<int64_t>*>& shapes) {
   size_t rank = 0;
   for (const auto* s : shapes) rank = std::max(rank, s->size());
   std::vector<int64_t> out(rank, 1);
@@ -50,12 +51,12 @@ inline Result<std::vector<int64_t>> BroadcastShape(const KernelSpec& spec, const
 
 template <int N>
 struct RowPlan {
-  int rank = 1;                                    // collapsed rank, >= 1
-  std::array<int64_t, kMaxRank> dims{};            // collapsed output dims
+  int rank = 1;                                            // collapsed rank, >= 1
+  std::array<int64_t, kMaxRank> dims{};                    // collapsed output dims
   std::array<std::array<int64_t, kMaxRank>, N> strides{};  // per input, in elements; 0 = broadcast
-  int64_t total = 0;                               // output elements
-  int64_t row = 0;                                 // dims[rank - 1]
-  std::array<bool, N> contiguous{};                // input stride 1 along a row (0: constant there)
+  int64_t total = 0;                                       // output elements
+  int64_t row = 0;                                         // dims[rank - 1]
+  std::array<bool, N> contiguous{};                        // input stride 1 along a row (0: constant there)
 };
 
 // ins[k] must broadcast to out (checked: out is what BroadcastShape gives

@@ -3,8 +3,8 @@
 // integer-operand helpers, and a Kernel made from a lambda.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -43,13 +43,17 @@ inline bool HasInput(const KernelSpec& spec, size_t i) { return i < spec.inputs.
 
 // Input/output counts, presence of the required inputs, static shapes and
 // ranks within kMaxRank.
+inline std::string CountRange(size_t lo, size_t hi) {
+  if (hi == SIZE_MAX) return "at least " + std::to_string(lo);
+  if (hi == lo) return std::to_string(lo);
+  return std::to_string(lo) + ".." + std::to_string(hi);
+}
+
 inline Status CheckArity(const KernelSpec& spec, size_t min_in, size_t max_in, size_t min_out, size_t max_out) {
   if (spec.inputs.size() < min_in || spec.inputs.size() > max_in)
-    return Bad(spec, "takes " + std::to_string(min_in) + (max_in != min_in ? ".." + std::to_string(max_in) : "") +
-                         " inputs, got " + std::to_string(spec.inputs.size()));
+    return Bad(spec, "takes " + CountRange(min_in, max_in) + " inputs, got " + std::to_string(spec.inputs.size()));
   if (spec.outputs.size() < min_out || spec.outputs.size() > max_out)
-    return Bad(spec, "takes " + std::to_string(min_out) + (max_out != min_out ? ".." + std::to_string(max_out) : "") +
-                         " outputs, got " + std::to_string(spec.outputs.size()));
+    return Bad(spec, "takes " + CountRange(min_out, max_out) + " outputs, got " + std::to_string(spec.outputs.size()));
   for (size_t i = 0; i < min_in; ++i)
     if (!spec.inputs[i].present()) return Bad(spec, "input " + std::to_string(i) + " is required");
   auto check = [&](const TensorInfo& t, const char* what, size_t i) -> Status {
@@ -58,7 +62,9 @@ inline Status CheckArity(const KernelSpec& spec, size_t min_in, size_t max_in, s
       return NotSupported(spec, std::string(what) + " " + std::to_string(i) + " has rank " +
                                     std::to_string(t.dims.size()) + " (at most " + std::to_string(kMaxRank) + ")");
     for (int64_t d : t.dims)
-      if (d < 0) return NotSupported(spec, std::string(what) + " " + std::to_string(i) + " has dynamic shape " + DimsStr(t.dims));
+      if (d < 0)
+        return NotSupported(spec,
+                            std::string(what) + " " + std::to_string(i) + " has dynamic shape " + DimsStr(t.dims));
     return Status::Ok();
   };
   for (size_t i = 0; i < spec.inputs.size(); ++i) GE_RETURN_IF_ERROR(check(spec.inputs[i], "input", i));
@@ -77,7 +83,8 @@ inline Status CheckDtype(const KernelSpec& spec, const TensorInfo& t, const char
     if (!names.empty()) names += ", ";
     names += DataTypeName(d);
   }
-  return NotSupported(spec, std::string(what) + " dtype " + DataTypeName(t.dtype) + " is not supported (" + names + ")");
+  return NotSupported(spec,
+                      std::string(what) + " dtype " + DataTypeName(t.dtype) + " is not supported (" + names + ")");
 }
 
 inline Status CheckOutputDims(const KernelSpec& spec, size_t i, const std::vector<int64_t>& want) {
@@ -90,7 +97,8 @@ inline Status CheckOutputDims(const KernelSpec& spec, size_t i, const std::vecto
 // axis in [-rank, rank) -> [0, rank).
 inline Result<int64_t> NormalizeAxis(const KernelSpec& spec, int64_t axis, int64_t rank, const char* what = "axis") {
   if (axis < -rank || axis >= rank)
-    return Bad(spec, std::string(what) + " " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    return Bad(spec,
+               std::string(what) + " " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }
 
@@ -167,22 +175,44 @@ Result<std::unique_ptr<Kernel>> MakeKernel(F f) {
 }
 
 // Unsigned integer of an element size: copies of any dtype move these.
-template <size_t N> struct Bits;
-template <> struct Bits<1> { using T = uint8_t; };
-template <> struct Bits<2> { using T = uint16_t; };
-template <> struct Bits<4> { using T = uint32_t; };
-template <> struct Bits<8> { using T = uint64_t; };
+template <size_t N>
+struct Bits;
+template <>
+struct Bits<1> {
+  using T = uint8_t;
+};
+template <>
+struct Bits<2> {
+  using T = uint16_t;
+};
+template <>
+struct Bits<4> {
+  using T = uint32_t;
+};
+template <>
+struct Bits<8> {
+  using T = uint64_t;
+};
 
 // Calls f.template operator()<U>() with U the unsigned type of elem_size
 // bytes; false when the size is not 1, 2, 4 or 8.
 template <typename F>
 bool DispatchBySize(size_t elem_size, F&& f) {
   switch (elem_size) {
-    case 1: f.template operator()<uint8_t>(); return true;
-    case 2: f.template operator()<uint16_t>(); return true;
-    case 4: f.template operator()<uint32_t>(); return true;
-    case 8: f.template operator()<uint64_t>(); return true;
-    default: return false;
+    case 1:
+      f.template operator()<uint8_t>();
+      return true;
+    case 2:
+      f.template operator()<uint16_t>();
+      return true;
+    case 4:
+      f.template operator()<uint32_t>();
+      return true;
+    case 8:
+      f.template operator()<uint64_t>();
+      return true;
+    default:
+      return false;
   }
 }
 

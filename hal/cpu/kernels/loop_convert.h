@@ -15,18 +15,41 @@ namespace ge::hal::loop {
 template <typename F>
 bool DispatchNumeric(DataType dt, F&& f) {
   switch (dt) {
-    case DataType::kFloat32: f.template operator()<float>(); return true;
-    case DataType::kFloat64: f.template operator()<double>(); return true;
-    case DataType::kInt8: f.template operator()<int8_t>(); return true;
-    case DataType::kInt16: f.template operator()<int16_t>(); return true;
-    case DataType::kInt32: f.template operator()<int32_t>(); return true;
-    case DataType::kInt64: f.template operator()<int64_t>(); return true;
-    case DataType::kUInt8: f.template operator()<uint8_t>(); return true;
-    case DataType::kUInt16: f.template operator()<uint16_t>(); return true;
-    case DataType::kUInt32: f.template operator()<uint32_t>(); return true;
-    case DataType::kUInt64: f.template operator()<uint64_t>(); return true;
-    case DataType::kBool: f.template operator()<bool>(); return true;
-    default: return false;
+    case DataType::kFloat32:
+      f.template operator()<float>();
+      return true;
+    case DataType::kFloat64:
+      f.template operator()<double>();
+      return true;
+    case DataType::kInt8:
+      f.template operator()<int8_t>();
+      return true;
+    case DataType::kInt16:
+      f.template operator()<int16_t>();
+      return true;
+    case DataType::kInt32:
+      f.template operator()<int32_t>();
+      return true;
+    case DataType::kInt64:
+      f.template operator()<int64_t>();
+      return true;
+    case DataType::kUInt8:
+      f.template operator()<uint8_t>();
+      return true;
+    case DataType::kUInt16:
+      f.template operator()<uint16_t>();
+      return true;
+    case DataType::kUInt32:
+      f.template operator()<uint32_t>();
+      return true;
+    case DataType::kUInt64:
+      f.template operator()<uint64_t>();
+      return true;
+    case DataType::kBool:
+      f.template operator()<bool>();
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <cstring>
 
-
 namespace ge::hal::loop {
 
 #if defined(__AVX512F__)

@@ -43,14 +43,19 @@ struct ProdR {
 };
 template <typename T>
 struct MaxR {
-  static T Init() { return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest(); }
+  static T Init() {
+    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                : std::numeric_limits<T>::lowest();
+  }
   static T Map(T v) { return v; }
   static T Combine(T a, T b) { return a < b ? b : a; }
   static T Finish(T a, int64_t) { return a; }
 };
 template <typename T>
 struct MinR {
-  static T Init() { return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max(); }
+  static T Init() {
+    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+  }
   static T Map(T v) { return v; }
   static T Combine(T a, T b) { return b < a ? b : a; }
   static T Finish(T a, int64_t) { return a; }
@@ -236,8 +241,10 @@ Result<ReduceSpec> PlanReduceSpec(const KernelSpec& spec, std::initializer_list<
     rs.reduced[ax] = true;
   }
   for (int64_t i = 0; i < r; ++i) {
-    if (!rs.reduced[i]) rs.out.push_back(x.dims[i]);
-    else if (keep) rs.out.push_back(1);
+    if (!rs.reduced[i])
+      rs.out.push_back(x.dims[i]);
+    else if (keep)
+      rs.out.push_back(1);
   }
   GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, rs.out));
   return rs;
@@ -254,9 +261,12 @@ void RegisterReduce(KernelRegistry& reg, const char* op, bool ints) {
         GE_ASSIGN_OR_RETURN(ReduceSpec rs, plan(spec));
         const ReducePlan p = PlanReduce(spec.inputs[0].dims, rs.reduced);
         switch (spec.inputs[0].dtype) {
-          case D::kInt64: return ReduceKernel<int64_t, R<int64_t>>(p);
-          case D::kInt32: return ReduceKernel<int32_t, R<int32_t>>(p);
-          default: return ReduceKernel<float, R<float>>(p);
+          case D::kInt64:
+            return ReduceKernel<int64_t, R<int64_t>>(p);
+          case D::kInt32:
+            return ReduceKernel<int32_t, R<int32_t>>(p);
+          default:
+            return ReduceKernel<float, R<float>>(p);
         }
       });
 }
@@ -279,8 +289,10 @@ Result<ArgPlan> PlanArg(const KernelSpec& spec) {
   Dims out;
   const bool keep = spec.attrs.GetInt("keepdims", 1) != 0;
   for (int64_t i = 0; i < r; ++i) {
-    if (i != axis) out.push_back(x.dims[i]);
-    else if (keep) out.push_back(1);
+    if (i != axis)
+      out.push_back(x.dims[i]);
+    else if (keep)
+      out.push_back(1);
   }
   GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, out));
   ArgPlan p;
@@ -293,8 +305,10 @@ Result<ArgPlan> PlanArg(const KernelSpec& spec) {
 // Better(a, b): a replaces the best b. Last selects the last of equal ones.
 template <typename T, bool Max, bool Last>
 inline bool Better(T a, T b) {
-  if constexpr (Max) return Last ? a >= b : a > b;
-  else return Last ? a <= b : a < b;
+  if constexpr (Max)
+    return Last ? a >= b : a > b;
+  else
+    return Last ? a <= b : a < b;
 }
 
 template <typename T, bool Max, bool Last>
@@ -354,9 +368,12 @@ void RegisterArg(KernelRegistry& reg, const char* op) {
           return KernelPtr(new ArgKernel<T, Max, false>(p));
         };
         switch (spec.inputs[0].dtype) {
-          case D::kInt64: return make.template operator()<int64_t>();
-          case D::kInt32: return make.template operator()<int32_t>();
-          default: return make.template operator()<float>();
+          case D::kInt64:
+            return make.template operator()<int64_t>();
+          case D::kInt32:
+            return make.template operator()<int32_t>();
+          default:
+            return make.template operator()<float>();
         }
       });
 }

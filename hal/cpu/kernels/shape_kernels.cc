@@ -34,7 +34,8 @@ Status CheckView(const KernelSpec& spec, size_t max_in) {
   GE_RETURN_IF_ERROR(CheckArity(spec, 1, max_in, 1, 1));
   const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
   if (x.dtype != y.dtype)
-    return Bad(spec, std::string("output dtype ") + DataTypeName(y.dtype) + " differs from input dtype " + DataTypeName(x.dtype));
+    return Bad(spec, std::string("output dtype ") + DataTypeName(y.dtype) + " differs from input dtype " +
+                         DataTypeName(x.dtype));
   if (x.NumElements() != y.NumElements())
     return Bad(spec, "output " + DimsStr(y.dims) + " has a different element count than input " + DimsStr(x.dims));
   return Status::Ok();
@@ -70,7 +71,8 @@ Status CheckFlatten(const KernelSpec& spec) {
   const Dims& in = spec.inputs[0].dims;
   const int64_t r = static_cast<int64_t>(in.size());
   int64_t axis = spec.attrs.GetInt("axis", 1);
-  if (axis < -r || axis > r) return Bad(spec, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(r));
+  if (axis < -r || axis > r)
+    return Bad(spec, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(r));
   if (axis < 0) axis += r;
   return CheckOutputDims(spec, 0, {Product(in, 0, axis), Product(in, axis, in.size())});
 }
@@ -98,7 +100,8 @@ Status CheckSqueeze(const KernelSpec& spec) {
   }
   for (int64_t a : axes.second) {
     GE_ASSIGN_OR_RETURN(int64_t ax, NormalizeAxis(spec, a, r));
-    if (in[ax] != 1) return Bad(spec, "cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(in[ax]));
+    if (in[ax] != 1)
+      return Bad(spec, "cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(in[ax]));
     drop[ax] = true;
   }
   Dims out;
@@ -144,7 +147,8 @@ Status CheckExpand(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(CheckArity(spec, 2, 2, 1, 1));
   const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
   if (x.dtype != y.dtype)
-    return Bad(spec, std::string("output dtype ") + DataTypeName(y.dtype) + " differs from input dtype " + DataTypeName(x.dtype));
+    return Bad(spec, std::string("output dtype ") + DataTypeName(y.dtype) + " differs from input dtype " +
+                         DataTypeName(x.dtype));
   const size_t size = DataTypeSize(x.dtype);
   if (size != 1 && size != 2 && size != 4 && size != 8)
     return NotSupported(spec, std::string("dtype ") + DataTypeName(x.dtype) + " is not supported");
@@ -154,7 +158,8 @@ Status CheckExpand(const KernelSpec& spec) {
     GE_ASSIGN_OR_RETURN(want, BroadcastShape(spec, {&x.dims, &shape}));
   }
   GE_ASSIGN_OR_RETURN(Dims reach, BroadcastShape(spec, {&x.dims, &y.dims}));
-  if (reach != y.dims) return Bad(spec, "input " + DimsStr(x.dims) + " does not broadcast to output " + DimsStr(y.dims));
+  if (reach != y.dims)
+    return Bad(spec, "input " + DimsStr(x.dims) + " does not broadcast to output " + DimsStr(y.dims));
   return CheckOutputDims(spec, 0, want);
 }
 
@@ -191,7 +196,8 @@ Result<Dims> ShapeValues(const KernelSpec& spec) {
 Result<Dims> SizeValue(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(CheckArity(spec, 1, 1, 1, 1));
   GE_RETURN_IF_ERROR(CheckDtype(spec, spec.outputs[0], "output", {D::kInt64}));
-  if (spec.outputs[0].NumElements() != 1) return Bad(spec, "output must be a scalar, got " + DimsStr(spec.outputs[0].dims));
+  if (spec.outputs[0].NumElements() != 1)
+    return Bad(spec, "output must be a scalar, got " + DimsStr(spec.outputs[0].dims));
   return Dims{spec.inputs[0].NumElements()};
 }
 
@@ -212,20 +218,34 @@ void RegisterConstantValues(KernelRegistry& r, const char* op, Result<Dims> (*va
 // ONNX TensorProto.DataType numbers of the types Cast handles.
 DataType FromOnnxType(int64_t t) {
   switch (t) {
-    case 1: return D::kFloat32;
-    case 2: return D::kUInt8;
-    case 3: return D::kInt8;
-    case 4: return D::kUInt16;
-    case 5: return D::kInt16;
-    case 6: return D::kInt32;
-    case 7: return D::kInt64;
-    case 9: return D::kBool;
-    case 10: return D::kFloat16;
-    case 11: return D::kFloat64;
-    case 12: return D::kUInt32;
-    case 13: return D::kUInt64;
-    case 16: return D::kBFloat16;
-    default: return D::kUndefined;
+    case 1:
+      return D::kFloat32;
+    case 2:
+      return D::kUInt8;
+    case 3:
+      return D::kInt8;
+    case 4:
+      return D::kUInt16;
+    case 5:
+      return D::kInt16;
+    case 6:
+      return D::kInt32;
+    case 7:
+      return D::kInt64;
+    case 9:
+      return D::kBool;
+    case 10:
+      return D::kFloat16;
+    case 11:
+      return D::kFloat64;
+    case 12:
+      return D::kUInt32;
+    case 13:
+      return D::kUInt64;
+    case 16:
+      return D::kBFloat16;
+    default:
+      return D::kUndefined;
   }
 }
 
@@ -256,12 +276,16 @@ Status CheckCast(const KernelSpec& spec) {
     if (!spec.attrs.Has("to")) return Bad(spec, "attribute to is required");
     to = FromOnnxType(spec.attrs.GetInt("to", 0));
     if (to == D::kUndefined)
-      return NotSupported(spec, "attribute to=" + std::to_string(spec.attrs.GetInt("to", 0)) + " is not a supported type");
+      return NotSupported(spec,
+                          "attribute to=" + std::to_string(spec.attrs.GetInt("to", 0)) + " is not a supported type");
   }
-  if (!CastHandles(x.dtype)) return NotSupported(spec, std::string("input dtype ") + DataTypeName(x.dtype) + " is not supported");
-  if (!CastHandles(to)) return NotSupported(spec, std::string("target dtype ") + DataTypeName(to) + " is not supported");
+  if (!CastHandles(x.dtype))
+    return NotSupported(spec, std::string("input dtype ") + DataTypeName(x.dtype) + " is not supported");
+  if (!CastHandles(to))
+    return NotSupported(spec, std::string("target dtype ") + DataTypeName(to) + " is not supported");
   if (y.dtype != to)
-    return Bad(spec, std::string("output dtype ") + DataTypeName(y.dtype) + " differs from the target " + DataTypeName(to));
+    return Bad(spec,
+               std::string("output dtype ") + DataTypeName(y.dtype) + " differs from the target " + DataTypeName(to));
   return CheckOutputDims(spec, 0, x.dims);
 }
 
@@ -338,7 +362,8 @@ Result<int64_t> RangeCount(const std::string& where, T start, T limit, T delta) 
 Status CheckRange(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(CheckArity(spec, 3, 3, 1, 1));
   const DataType t = spec.inputs[0].dtype;
-  GE_RETURN_IF_ERROR(CheckDtype(spec, spec.inputs[0], "start", {D::kFloat32, D::kFloat64, D::kInt16, D::kInt32, D::kInt64}));
+  GE_RETURN_IF_ERROR(
+      CheckDtype(spec, spec.inputs[0], "start", {D::kFloat32, D::kFloat64, D::kInt16, D::kInt32, D::kInt64}));
   for (size_t i = 0; i < 3; ++i) {
     if (spec.inputs[i].dtype != t) return Bad(spec, "start, limit and delta must have one dtype");
     if (spec.inputs[i].NumElements() != 1) return Bad(spec, "input " + std::to_string(i) + " must be a scalar");
@@ -348,7 +373,8 @@ Status CheckRange(const KernelSpec& spec) {
   if (!spec.ConstInput(0) || !spec.ConstInput(1) || !spec.ConstInput(2)) return Status::Ok();  // checked per run
   Status s;
   DispatchNumeric(t, [&]<typename T>() {
-    if constexpr (std::is_same_v<T, bool>) return;
+    if constexpr (std::is_same_v<T, bool>)
+      return;
     else {
       auto get = [&](size_t i) { return *static_cast<const T*>(spec.ConstInput(i)); };
       auto n = RangeCount<T>(Where(spec), get(0), get(1), get(2));
@@ -366,7 +392,8 @@ Result<KernelPtr> RangeKernel(const KernelSpec& spec) {
             delta = *static_cast<const T*>(in[2]);
     GE_ASSIGN_OR_RETURN(int64_t count, RangeCount<T>(where, start, limit, delta));
     if (count != n)
-      return InvalidArgument(where + ": the range has " + std::to_string(count) + " elements, the output " + std::to_string(n));
+      return InvalidArgument(where + ": the range has " + std::to_string(count) + " elements, the output " +
+                             std::to_string(n));
     T* y = static_cast<T*>(out[0]);
     for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(start + static_cast<T>(i) * delta);
     return Status::Ok();
@@ -376,11 +403,16 @@ Result<KernelPtr> RangeKernel(const KernelSpec& spec) {
 Result<KernelPtr> CreateRange(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(CheckRange(spec));
   switch (spec.inputs[0].dtype) {
-    case D::kFloat32: return RangeKernel<float>(spec);
-    case D::kFloat64: return RangeKernel<double>(spec);
-    case D::kInt16: return RangeKernel<int16_t>(spec);
-    case D::kInt32: return RangeKernel<int32_t>(spec);
-    default: return RangeKernel<int64_t>(spec);
+    case D::kFloat32:
+      return RangeKernel<float>(spec);
+    case D::kFloat64:
+      return RangeKernel<double>(spec);
+    case D::kInt16:
+      return RangeKernel<int16_t>(spec);
+    case D::kInt32:
+      return RangeKernel<int32_t>(spec);
+    default:
+      return RangeKernel<int64_t>(spec);
   }
 }
 

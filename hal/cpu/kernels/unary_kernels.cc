@@ -74,12 +74,16 @@ Result<KernelPtr> CreateClip(const KernelSpec& spec, int64_t n) {
   if (spec.attrs.Has("max")) hi = static_cast<T>(spec.attrs.GetFloat("max", 0));
   bool lo_at_run = false, hi_at_run = false;
   if (HasInput(spec, 1)) {
-    if (const void* p = spec.ConstInput(1)) std::memcpy(&lo, p, sizeof(T));
-    else lo_at_run = true;
+    if (const void* p = spec.ConstInput(1))
+      std::memcpy(&lo, p, sizeof(T));
+    else
+      lo_at_run = true;
   }
   if (HasInput(spec, 2)) {
-    if (const void* p = spec.ConstInput(2)) std::memcpy(&hi, p, sizeof(T));
-    else hi_at_run = true;
+    if (const void* p = spec.ConstInput(2))
+      std::memcpy(&hi, p, sizeof(T));
+    else
+      hi_at_run = true;
   }
   return MakeKernel([=](const void* const* in, void* const* out) {
     T l = lo, h = hi;
@@ -142,7 +146,8 @@ Result<CreateFn> Plan(const UnaryOp& op, const KernelSpec& spec) {
     if (!names.empty()) names += ", ";
     names += DataTypeName(impl.dtype);
   }
-  if (!create) return NotSupported(spec, std::string("dtype ") + DataTypeName(x.dtype) + " is not supported (" + names + ")");
+  if (!create)
+    return NotSupported(spec, std::string("dtype ") + DataTypeName(x.dtype) + " is not supported (" + names + ")");
   if (spec.outputs[0].dtype != x.dtype)
     return Bad(spec, std::string("output dtype ") + DataTypeName(spec.outputs[0].dtype) + " differs from input dtype " +
                          DataTypeName(x.dtype));
@@ -155,7 +160,6 @@ template <typename F>
 CreateFn VecOp() {
   return [](const KernelSpec& spec, int64_t n) { return VectorKernel(n, F{}); };
 }
-
 
 Result<KernelPtr> CreateGelu(const KernelSpec& spec, int64_t n) {
   if (spec.attrs.GetString("approximate", "none") == "tanh") return VectorKernel(n, GeluTanhFn{});

@@ -13,13 +13,17 @@ namespace {
 using dims = std::vector<int64_t>;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-#define RUN_OK(var, ...)                                       \
-  auto var##_result = RunKernel(__VA_ARGS__);                  \
+#define RUN_OK(var, ...)                                              \
+  auto var##_result = RunKernel(__VA_ARGS__);                         \
   ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
   auto& var = *var##_result
 
-HostTensor I32(dims d, const std::vector<int32_t>& v) { return HostTensor::Of<int32_t>(DataType::kInt32, std::move(d), v); }
-HostTensor Bool(dims d, const std::vector<uint8_t>& v) { return HostTensor::Of<uint8_t>(DataType::kBool, std::move(d), v); }
+HostTensor I32(dims d, const std::vector<int32_t>& v) {
+  return HostTensor::Of<int32_t>(DataType::kInt32, std::move(d), v);
+}
+HostTensor Bool(dims d, const std::vector<uint8_t>& v) {
+  return HostTensor::Of<uint8_t>(DataType::kBool, std::move(d), v);
+}
 
 Result<std::vector<float>> F32Op(const std::string& op, const HostTensor& a, const HostTensor& b, const dims& out) {
   GE_ASSIGN_OR_RETURN(auto r, RunKernel(op, {}, {a, b}, {{DataType::kFloat32, out}}));
@@ -109,7 +113,8 @@ TEST(BinaryKernel, IntegerDivisionTruncatesTowardZero) {
 }
 
 TEST(BinaryKernel, IntegerDivisionByZeroIsAnError) {
-  auto r = RunKernel("Div", {}, {HostTensor::I64({2}, {1, 2}), HostTensor::I64({2}, {1, 0})}, {{DataType::kInt64, {2}}});
+  auto r =
+      RunKernel("Div", {}, {HostTensor::I64({2}, {1, 2}), HostTensor::I64({2}, {1, 0})}, {{DataType::kInt64, {2}}});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("division by zero"), std::string::npos) << r.status().ToString();
   EXPECT_NE(r.status().message().find("test_Div"), std::string::npos) << r.status().ToString();
@@ -128,9 +133,11 @@ TEST(BinaryKernel, PowFloatExponents) {
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(*y, {8, 3, 0.25f});
   // Constant scalar exponents take the squared/root fast paths.
-  for (auto [e, want] : std::vector<std::pair<float, std::vector<float>>>{
-           {2.0f, {9, 0.25f, 4}}, {0.5f, {1.7320508f, 0.70710678f, std::sqrt(2.0f)}}, {3.0f, {27, 0.125f, 8}},
-           {1.5f, {5.1961524f, 0.35355339f, 2.8284271f}}}) {
+  for (auto [e, want] :
+       std::vector<std::pair<float, std::vector<float>>>{{2.0f, {9, 0.25f, 4}},
+                                                         {0.5f, {1.7320508f, 0.70710678f, std::sqrt(2.0f)}},
+                                                         {3.0f, {27, 0.125f, 8}},
+                                                         {1.5f, {5.1961524f, 0.35355339f, 2.8284271f}}}) {
     auto z = F32Op("Pow", HostTensor::F32({3}, {3, 0.5f, 2}), HostTensor::F32({}, {e}, true), {3});
     ASSERT_TRUE(z.ok()) << z.status().ToString();
     ExpectNear(*z, want);
@@ -138,11 +145,26 @@ TEST(BinaryKernel, PowFloatExponents) {
 }
 
 TEST(BinaryKernel, PowIntegerExponents) {
-  RUN_OK(f, "Pow", {}, {HostTensor::F32({3}, {2, -3, 0.5f}), HostTensor::I64({3}, {10, 3, -2})}, {{DataType::kFloat32, {3}}});
+  RUN_OK(f, "Pow", {}, {HostTensor::F32({3}, {2, -3, 0.5f}), HostTensor::I64({3}, {10, 3, -2})},
+         {{DataType::kFloat32, {3}}});
   ExpectNear(f[0].as<float>(), {1024, -27, 4});
   RUN_OK(i, "Pow", {}, {HostTensor::I64({5}, {3, 2, -2, 2, 1}), HostTensor::I64({5}, {4, 62, 3, -1, -5})},
          {{DataType::kInt64, {5}}});
   EXPECT_EQ(i[0].as<int64_t>(), (std::vector<int64_t>{81, int64_t{1} << 62, -8, 0, 1}));
+}
+
+TEST(BinaryKernel, PowIntegerBaseFloatExponent) {
+  RUN_OK(out, "Pow", {}, {HostTensor::I64({3}, {4, 9, 2}), HostTensor::F32({3}, {0.5f, 0.5f, 70})},
+         {{DataType::kInt64, {3}}});
+  EXPECT_EQ(out[0].as<int64_t>(), (std::vector<int64_t>{2, 3, std::numeric_limits<int64_t>::max()}));  // 2^70 saturates
+}
+
+TEST(BinaryKernel, VariadicMaxIsUnsupported) {
+  auto r = RunKernel("Max", {}, {HostTensor::F32({1}, {1}), HostTensor::F32({1}, {2}), HostTensor::F32({1}, {3})},
+                     {{DataType::kFloat32, {1}}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnsupported);
+  EXPECT_NE(r.status().message().find("two-input"), std::string::npos) << r.status().ToString();
 }
 
 TEST(BinaryKernel, MaxMinPropagateNaN) {
@@ -159,9 +181,11 @@ TEST(BinaryKernel, MaxMinPropagateNaN) {
 TEST(BinaryKernel, ComparisonsGiveBool) {
   const auto a = HostTensor::F32({2, 2}, {1, 2, 3, 4});
   const auto b = HostTensor::F32({2}, {2, 3});
-  const std::vector<std::pair<std::string, std::vector<uint8_t>>> cases = {
-      {"Equal", {0, 0, 0, 0}},          {"Less", {1, 1, 0, 0}},          {"Greater", {0, 0, 1, 1}},
-      {"LessOrEqual", {1, 1, 0, 0}},    {"GreaterOrEqual", {0, 0, 1, 1}}};
+  const std::vector<std::pair<std::string, std::vector<uint8_t>>> cases = {{"Equal", {0, 0, 0, 0}},
+                                                                           {"Less", {1, 1, 0, 0}},
+                                                                           {"Greater", {0, 0, 1, 1}},
+                                                                           {"LessOrEqual", {1, 1, 0, 0}},
+                                                                           {"GreaterOrEqual", {0, 0, 1, 1}}};
   for (const auto& [op, want] : cases) {
     RUN_OK(out, op, {}, {a, b}, {{DataType::kBool, {2, 2}}});
     EXPECT_EQ(out[0].as<uint8_t>(), want) << op;
@@ -190,7 +214,8 @@ TEST(BinaryKernel, WhereBroadcastsAllThree) {
          {{DataType::kFloat32, {2, 3}}});
   EXPECT_EQ(out[0].as<float>(), (std::vector<float>{1, 2, 3, -1, -1, -1}));
   // cond [3], X [2,3], Y [2,1], i64
-  RUN_OK(i, "Where", {}, {Bool({3}, {1, 0, 1}), HostTensor::I64({2, 3}, {1, 2, 3, 4, 5, 6}), HostTensor::I64({2, 1}, {-7, -8})},
+  RUN_OK(i, "Where", {},
+         {Bool({3}, {1, 0, 1}), HostTensor::I64({2, 3}, {1, 2, 3, 4, 5, 6}), HostTensor::I64({2, 1}, {-7, -8})},
          {{DataType::kInt64, {2, 3}}});
   EXPECT_EQ(i[0].as<int64_t>(), (std::vector<int64_t>{1, -7, 3, 4, -8, 6}));
 }
@@ -203,12 +228,15 @@ TEST(BinaryKernel, WhereRejectsNonBoolCondition) {
 }
 
 TEST(BinaryKernel, RejectsMixedOrUnsupportedDtypes) {
-  auto mixed = RunKernel("Add", {}, {HostTensor::F32({1}, {1}), HostTensor::I64({1}, {1})}, {{DataType::kFloat32, {1}}});
+  auto mixed =
+      RunKernel("Add", {}, {HostTensor::F32({1}, {1}), HostTensor::I64({1}, {1})}, {{DataType::kFloat32, {1}}});
   ASSERT_FALSE(mixed.ok());
   EXPECT_EQ(mixed.status().code(), StatusCode::kUnsupported);
   EXPECT_NE(mixed.status().message().find("f32/i64"), std::string::npos) << mixed.status().ToString();
-  auto f64 = RunKernel("Mul", {}, {HostTensor::Of<double>(DataType::kFloat64, {1}, {1}), HostTensor::Of<double>(DataType::kFloat64, {1}, {1})},
-                       {{DataType::kFloat64, {1}}});
+  auto f64 = RunKernel(
+      "Mul", {},
+      {HostTensor::Of<double>(DataType::kFloat64, {1}, {1}), HostTensor::Of<double>(DataType::kFloat64, {1}, {1})},
+      {{DataType::kFloat64, {1}}});
   ASSERT_FALSE(f64.ok());
   EXPECT_NE(f64.status().message().find("f64"), std::string::npos) << f64.status().ToString();
   auto logic = RunKernel("And", {}, {HostTensor::F32({1}, {1}), HostTensor::F32({1}, {1})}, {{DataType::kBool, {1}}});
@@ -216,14 +244,17 @@ TEST(BinaryKernel, RejectsMixedOrUnsupportedDtypes) {
 }
 
 TEST(BinaryKernel, RejectsIncompatibleShapesAndWrongOutput) {
-  auto bad = F32Op("Add", HostTensor::F32({2, 3}, std::vector<float>(6)), HostTensor::F32({4}, std::vector<float>(4)), {2, 4});
+  auto bad =
+      F32Op("Add", HostTensor::F32({2, 3}, std::vector<float>(6)), HostTensor::F32({4}, std::vector<float>(4)), {2, 4});
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(bad.status().message().find("broadcast"), std::string::npos) << bad.status().ToString();
-  auto wrong = F32Op("Add", HostTensor::F32({2, 3}, std::vector<float>(6)), HostTensor::F32({3}, std::vector<float>(3)), {3, 2});
+  auto wrong =
+      F32Op("Add", HostTensor::F32({2, 3}, std::vector<float>(6)), HostTensor::F32({3}, std::vector<float>(3)), {3, 2});
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.status().message().find("test_Add"), std::string::npos) << wrong.status().ToString();
-  auto dtype = RunKernel("Less", {}, {HostTensor::F32({1}, {1}), HostTensor::F32({1}, {1})}, {{DataType::kFloat32, {1}}});
+  auto dtype =
+      RunKernel("Less", {}, {HostTensor::F32({1}, {1}), HostTensor::F32({1}, {1})}, {{DataType::kFloat32, {1}}});
   ASSERT_FALSE(dtype.ok());
   EXPECT_NE(dtype.status().message().find("bool"), std::string::npos) << dtype.status().ToString();
 }

@@ -12,8 +12,8 @@ using dims = std::vector<int64_t>;
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 
-#define RUN_OK(var, ...)                                       \
-  auto var##_result = RunKernel(__VA_ARGS__);                  \
+#define RUN_OK(var, ...)                                              \
+  auto var##_result = RunKernel(__VA_ARGS__);                         \
   ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
   auto& var = *var##_result
 
@@ -43,7 +43,8 @@ TEST(TransposeKernel, TwoDimTiled) {
 
 TEST(TransposeKernel, BertHeads0213) {
   const dims in = {1, 3, 4, 5};  // [B, S, H, D] -> [B, H, S, D]
-  RUN_OK(out, "Transpose", Attr("perm", dims{0, 2, 1, 3}), {HostTensor::F32(in, Iota(60))}, {{DataType::kFloat32, {1, 4, 3, 5}}});
+  RUN_OK(out, "Transpose", Attr("perm", dims{0, 2, 1, 3}), {HostTensor::F32(in, Iota(60))},
+         {{DataType::kFloat32, {1, 4, 3, 5}}});
   const auto y = out[0].as<float>();
   for (int h = 0; h < 4; ++h)
     for (int s = 0; s < 3; ++s)
@@ -52,11 +53,13 @@ TEST(TransposeKernel, BertHeads0213) {
 
 TEST(TransposeKernel, KeyTranspose0231UsesTiles) {
   const dims in = {1, 3, 4, 5};  // [B, S, H, D] -> [B, H, D, S]
-  RUN_OK(out, "Transpose", Attr("perm", dims{0, 2, 3, 1}), {HostTensor::I64(in, [] {
-           std::vector<int64_t> v(60);
-           for (int i = 0; i < 60; ++i) v[i] = i;
-           return v;
-         }())},
+  RUN_OK(out, "Transpose", Attr("perm", dims{0, 2, 3, 1}),
+         {HostTensor::I64(in,
+                          [] {
+                            std::vector<int64_t> v(60);
+                            for (int i = 0; i < 60; ++i) v[i] = i;
+                            return v;
+                          }())},
          {{DataType::kInt64, {1, 4, 5, 3}}});
   const auto y = out[0].as<int64_t>();
   for (int h = 0; h < 4; ++h)
@@ -70,7 +73,8 @@ TEST(TransposeKernel, DefaultReversesAndGeneralPerm) {
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 3; ++j)
       for (int k = 0; k < 2; ++k) ASSERT_EQ(r[(i * 3 + j) * 2 + k], static_cast<float>((k * 3 + j) * 4 + i));
-  RUN_OK(g, "Transpose", Attr("perm", dims{2, 0, 1}), {HostTensor::F32({2, 3, 4}, Iota(24))}, {{DataType::kFloat32, {4, 2, 3}}});
+  RUN_OK(g, "Transpose", Attr("perm", dims{2, 0, 1}), {HostTensor::F32({2, 3, 4}, Iota(24))},
+         {{DataType::kFloat32, {4, 2, 3}}});
   const auto y = g[0].as<float>();
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 2; ++j)
@@ -78,7 +82,8 @@ TEST(TransposeKernel, DefaultReversesAndGeneralPerm) {
 }
 
 TEST(TransposeKernel, RejectsBadPermAndOutput) {
-  auto rep = RunKernel("Transpose", Attr("perm", dims{0, 0}), {HostTensor::F32({2, 2}, Iota(4))}, {{DataType::kFloat32, {2, 2}}});
+  auto rep = RunKernel("Transpose", Attr("perm", dims{0, 0}), {HostTensor::F32({2, 2}, Iota(4))},
+                       {{DataType::kFloat32, {2, 2}}});
   ASSERT_FALSE(rep.ok());
   EXPECT_NE(rep.status().message().find("perm"), std::string::npos) << rep.status().ToString();
   auto out = RunKernel("Transpose", {}, {HostTensor::F32({2, 3}, Iota(6))}, {{DataType::kFloat32, {2, 3}}});
@@ -90,14 +95,15 @@ TEST(ConcatKernel, AxisAndNegativeAxis) {
          {HostTensor::F32({2, 1}, {1, 2}), HostTensor::F32({2, 2}, {3, 4, 5, 6}), HostTensor::F32({2, 0}, {})},
          {{DataType::kFloat32, {2, 3}}});
   EXPECT_EQ(a1[0].as<float>(), (std::vector<float>{1, 3, 4, 2, 5, 6}));
-  RUN_OK(a0, "Concat", Attr("axis", int64_t{-2}), {HostTensor::I64({1, 2}, {1, 2}), HostTensor::I64({2, 2}, {3, 4, 5, 6})},
-         {{DataType::kInt64, {3, 2}}});
+  RUN_OK(a0, "Concat", Attr("axis", int64_t{-2}),
+         {HostTensor::I64({1, 2}, {1, 2}), HostTensor::I64({2, 2}, {3, 4, 5, 6})}, {{DataType::kInt64, {3, 2}}});
   EXPECT_EQ(a0[0].as<int64_t>(), (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
 }
 
 TEST(ConcatKernel, RejectsMismatchedOperands) {
-  auto r = RunKernel("Concat", Attr("axis", int64_t{0}), {HostTensor::F32({1, 2}, {1, 2}), HostTensor::F32({1, 3}, {1, 2, 3})},
-                     {{DataType::kFloat32, {2, 2}}});
+  auto r =
+      RunKernel("Concat", Attr("axis", int64_t{0}),
+                {HostTensor::F32({1, 2}, {1, 2}), HostTensor::F32({1, 3}, {1, 2, 3})}, {{DataType::kFloat32, {2, 2}}});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("operand 1"), std::string::npos) << r.status().ToString();
 }
@@ -108,7 +114,8 @@ TEST(SplitKernel, EqualAndUneven) {
   EXPECT_EQ(eq[0].as<float>(), (std::vector<float>{0, 1, 4, 5}));
   EXPECT_EQ(eq[1].as<float>(), (std::vector<float>{2, 3, 6, 7}));
   // Sizes from input 1 (opset 13), negative axis.
-  RUN_OK(un, "Split", Attr("axis", int64_t{-1}), {HostTensor::F32({2, 5}, Iota(10)), HostTensor::I64({3}, {1, 3, 1}, true)},
+  RUN_OK(un, "Split", Attr("axis", int64_t{-1}),
+         {HostTensor::F32({2, 5}, Iota(10)), HostTensor::I64({3}, {1, 3, 1}, true)},
          {{DataType::kFloat32, {2, 1}}, {DataType::kFloat32, {2, 3}}, {DataType::kFloat32, {2, 1}}});
   EXPECT_EQ(un[0].as<float>(), (std::vector<float>{0, 5}));
   EXPECT_EQ(un[1].as<float>(), (std::vector<float>{1, 2, 3, 6, 7, 8}));
@@ -118,8 +125,16 @@ TEST(SplitKernel, EqualAndUneven) {
   EXPECT_EQ(ceil[0].as<float>(), (std::vector<float>{0, 1, 2}));
   EXPECT_EQ(ceil[1].as<float>(), (std::vector<float>{3, 4}));
   // Attribute split (opset < 13).
-  RUN_OK(at, "Split", Attr("split", dims{4, 1}), {HostTensor::F32({5}, Iota(5))}, {{DataType::kFloat32, {4}}, {DataType::kFloat32, {1}}});
+  RUN_OK(at, "Split", Attr("split", dims{4, 1}), {HostTensor::F32({5}, Iota(5))},
+         {{DataType::kFloat32, {4}}, {DataType::kFloat32, {1}}});
   EXPECT_EQ(at[1].as<float>(), (std::vector<float>{4}));
+}
+
+TEST(SplitKernel, RuntimeSplitFollowsOutputDims) {
+  RUN_OK(out, "Split", {}, {HostTensor::F32({5}, Iota(5)), HostTensor::I64({2}, {1, 4})},
+         {{DataType::kFloat32, {1}}, {DataType::kFloat32, {4}}});
+  EXPECT_EQ(out[0].as<float>(), (std::vector<float>{0}));
+  EXPECT_EQ(out[1].as<float>(), (std::vector<float>{1, 2, 3, 4}));
 }
 
 TEST(SplitKernel, RejectsOutputsThatDisagreeWithSplit) {
@@ -152,11 +167,13 @@ TEST(SliceKernel, NegativeStepsAndClampedEnds) {
          {{DataType::kFloat32, {2, 2}}});
   EXPECT_EQ(two[0].as<float>(), (std::vector<float>{4, 2, 9, 7}));
   // Negative start, end beyond the dim clamps; absent axes/steps.
-  RUN_OK(tail, "Slice", {}, {HostTensor::F32({6}, Iota(6)), HostTensor::I64({1}, {-2}, true), HostTensor::I64({1}, {1000}, true)},
+  RUN_OK(tail, "Slice", {},
+         {HostTensor::F32({6}, Iota(6)), HostTensor::I64({1}, {-2}, true), HostTensor::I64({1}, {1000}, true)},
          {{DataType::kFloat32, {2}}});
   EXPECT_EQ(tail[0].as<float>(), (std::vector<float>{4, 5}));
   // Empty result.
-  RUN_OK(none, "Slice", {}, {HostTensor::F32({6}, Iota(6)), HostTensor::I64({1}, {4}, true), HostTensor::I64({1}, {2}, true)},
+  RUN_OK(none, "Slice", {},
+         {HostTensor::F32({6}, Iota(6)), HostTensor::I64({1}, {4}, true), HostTensor::I64({1}, {2}, true)},
          {{DataType::kFloat32, {0}}});
   EXPECT_TRUE(none[0].as<float>().empty());
 }
@@ -165,8 +182,9 @@ TEST(SliceKernel, RuntimeOperandsAndInt32) {
   RUN_OK(out, "Slice", {}, {HostTensor::F32({4, 3}, Iota(12)), I32({1}, {1}), I32({1}, {3}), I32({1}, {0}, true)},
          {{DataType::kFloat32, {2, 3}}});
   EXPECT_EQ(out[0].as<float>(), (std::vector<float>{3, 4, 5, 6, 7, 8}));
-  auto bad = RunKernel("Slice", {}, {HostTensor::F32({4, 3}, Iota(12)), I32({1}, {0}), I32({1}, {3}), I32({1}, {0}, true)},
-                       {{DataType::kFloat32, {2, 3}}});
+  auto bad =
+      RunKernel("Slice", {}, {HostTensor::F32({4, 3}, Iota(12)), I32({1}, {0}), I32({1}, {3}), I32({1}, {0}, true)},
+                {{DataType::kFloat32, {2, 3}}});
   ASSERT_FALSE(bad.ok());  // 3 rows, the output says 2: found at run time
   EXPECT_NE(bad.status().message().find("test_Slice"), std::string::npos) << bad.status().ToString();
 }
@@ -181,14 +199,16 @@ TEST(SliceKernel, LegacyAttributes) {
 }
 
 TEST(SliceKernel, RejectsZeroStepAndWrongOutput) {
-  auto step = RunKernel("Slice", {},
-                        {HostTensor::F32({4}, Iota(4)), HostTensor::I64({1}, {0}, true), HostTensor::I64({1}, {4}, true),
-                         HostTensor::I64({1}, {0}, true), HostTensor::I64({1}, {0}, true)},
-                        {{DataType::kFloat32, {4}}});
+  auto step =
+      RunKernel("Slice", {},
+                {HostTensor::F32({4}, Iota(4)), HostTensor::I64({1}, {0}, true), HostTensor::I64({1}, {4}, true),
+                 HostTensor::I64({1}, {0}, true), HostTensor::I64({1}, {0}, true)},
+                {{DataType::kFloat32, {4}}});
   ASSERT_FALSE(step.ok());
   EXPECT_NE(step.status().message().find("step"), std::string::npos) << step.status().ToString();
-  auto out = RunKernel("Slice", {}, {HostTensor::F32({4}, Iota(4)), HostTensor::I64({1}, {1}, true), HostTensor::I64({1}, {3}, true)},
-                       {{DataType::kFloat32, {3}}});
+  auto out = RunKernel(
+      "Slice", {}, {HostTensor::F32({4}, Iota(4)), HostTensor::I64({1}, {1}, true), HostTensor::I64({1}, {3}, true)},
+      {{DataType::kFloat32, {3}}});
   EXPECT_FALSE(out.ok());
 }
 
@@ -203,26 +223,31 @@ TEST(GatherKernel, InnerAxisInt32AndConstantIndices) {
   RUN_OK(out, "Gather", Attr("axis", int64_t{-1}), {HostTensor::F32({2, 3}, Iota(6)), I32({2}, {2, -3}, true)},
          {{DataType::kFloat32, {2, 2}}});
   EXPECT_EQ(out[0].as<float>(), (std::vector<float>{2, 0, 5, 3}));
-  RUN_OK(scalar, "Gather", {}, {HostTensor::I64({3}, {7, 8, 9}), HostTensor::I64({}, {1}, true)}, {{DataType::kInt64, {}}});
+  RUN_OK(scalar, "Gather", {}, {HostTensor::I64({3}, {7, 8, 9}), HostTensor::I64({}, {1}, true)},
+         {{DataType::kInt64, {}}});
   EXPECT_EQ(scalar[0].as<int64_t>(), (std::vector<int64_t>{8}));
 }
 
 TEST(GatherKernel, OutOfRangeIndexIsAnError) {
-  auto run = RunKernel("Gather", {}, {HostTensor::F32({3, 2}, Iota(6)), HostTensor::I64({1}, {3})}, {{DataType::kFloat32, {1, 2}}});
+  auto run = RunKernel("Gather", {}, {HostTensor::F32({3, 2}, Iota(6)), HostTensor::I64({1}, {3})},
+                       {{DataType::kFloat32, {1, 2}}});
   ASSERT_FALSE(run.ok());
   EXPECT_NE(run.status().message().find("out of range"), std::string::npos) << run.status().ToString();
   auto create = RunKernel("Gather", {}, {HostTensor::F32({3, 2}, Iota(6)), HostTensor::I64({1}, {-4}, true)},
                           {{DataType::kFloat32, {1, 2}}});
   ASSERT_FALSE(create.ok());
   EXPECT_EQ(create.status().code(), StatusCode::kInvalidArgument);
-  auto dtype = RunKernel("Gather", {}, {HostTensor::F32({3}, Iota(3)), HostTensor::F32({1}, {0})}, {{DataType::kFloat32, {1}}});
+  auto dtype =
+      RunKernel("Gather", {}, {HostTensor::F32({3}, Iota(3)), HostTensor::F32({1}, {0})}, {{DataType::kFloat32, {1}}});
   ASSERT_FALSE(dtype.ok());
   EXPECT_EQ(dtype.status().code(), StatusCode::kUnsupported);
 }
 
 TEST(PadKernel, ConstantWithValueInput) {
-  RUN_OK(out, "Pad", {}, {HostTensor::F32({2, 2}, {1, 2, 3, 4}), HostTensor::I64({4}, {1, 0, 0, 1}, true), HostTensor::F32({}, {9}, true)},
-         {{DataType::kFloat32, {3, 3}}});
+  RUN_OK(
+      out, "Pad", {},
+      {HostTensor::F32({2, 2}, {1, 2, 3, 4}), HostTensor::I64({4}, {1, 0, 0, 1}, true), HostTensor::F32({}, {9}, true)},
+      {{DataType::kFloat32, {3, 3}}});
   EXPECT_EQ(out[0].as<float>(), (std::vector<float>{9, 9, 9, 1, 2, 9, 3, 4, 9}));
   RUN_OK(zero, "Pad", {}, {HostTensor::I64({2}, {1, 2}), HostTensor::I64({2}, {2, 1})}, {{DataType::kInt64, {5}}});
   EXPECT_EQ(zero[0].as<int64_t>(), (std::vector<int64_t>{0, 0, 1, 2, 0}));
@@ -230,36 +255,42 @@ TEST(PadKernel, ConstantWithValueInput) {
 
 TEST(PadKernel, Reflect) {
   // numpy.pad([[1,2,3],[4,5,6]], ((1,1),(2,2)), 'reflect')
-  RUN_OK(out, "Pad", Attr("mode", std::string("reflect")), {HostTensor::F32({2, 3}, {1, 2, 3, 4, 5, 6}), HostTensor::I64({4}, {1, 2, 1, 2}, true)},
+  RUN_OK(out, "Pad", Attr("mode", std::string("reflect")),
+         {HostTensor::F32({2, 3}, {1, 2, 3, 4, 5, 6}), HostTensor::I64({4}, {1, 2, 1, 2}, true)},
          {{DataType::kFloat32, {4, 7}}});
   EXPECT_EQ(out[0].as<float>(), (std::vector<float>{6, 5, 4, 5, 6, 5, 4,  //
-                                                     3, 2, 1, 2, 3, 2, 1,  //
-                                                     6, 5, 4, 5, 6, 5, 4,  //
-                                                     3, 2, 1, 2, 3, 2, 1}));
+                                                    3, 2, 1, 2, 3, 2, 1,  //
+                                                    6, 5, 4, 5, 6, 5, 4,  //
+                                                    3, 2, 1, 2, 3, 2, 1}));
 }
 
 TEST(PadKernel, EdgeAndNegativePads) {
-  RUN_OK(edge, "Pad", Attr("mode", std::string("edge")), {HostTensor::F32({3}, {1, 2, 3}), HostTensor::I64({2}, {2, 1}, true)},
-         {{DataType::kFloat32, {6}}});
+  RUN_OK(edge, "Pad", Attr("mode", std::string("edge")),
+         {HostTensor::F32({3}, {1, 2, 3}), HostTensor::I64({2}, {2, 1}, true)}, {{DataType::kFloat32, {6}}});
   EXPECT_EQ(edge[0].as<float>(), (std::vector<float>{1, 1, 1, 2, 3, 3}));
-  RUN_OK(crop, "Pad", {}, {HostTensor::F32({4}, {1, 2, 3, 4}), HostTensor::I64({2}, {-1, 1})}, {{DataType::kFloat32, {4}}});
+  RUN_OK(crop, "Pad", {}, {HostTensor::F32({4}, {1, 2, 3, 4}), HostTensor::I64({2}, {-1, 1})},
+         {{DataType::kFloat32, {4}}});
   EXPECT_EQ(crop[0].as<float>(), (std::vector<float>{2, 3, 4, 0}));
 }
 
 TEST(PadKernel, RejectsBadModeAndDims) {
-  auto mode = RunKernel("Pad", Attr("mode", std::string("mirror")), {HostTensor::F32({2}, {1, 2}), HostTensor::I64({2}, {1, 1}, true)},
-                        {{DataType::kFloat32, {4}}});
+  auto mode =
+      RunKernel("Pad", Attr("mode", std::string("mirror")),
+                {HostTensor::F32({2}, {1, 2}), HostTensor::I64({2}, {1, 1}, true)}, {{DataType::kFloat32, {4}}});
   ASSERT_FALSE(mode.ok());
   EXPECT_NE(mode.status().message().find("mirror"), std::string::npos) << mode.status().ToString();
-  auto dims_bad = RunKernel("Pad", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::I64({2}, {1, 1}, true)}, {{DataType::kFloat32, {5}}});
+  auto dims_bad = RunKernel("Pad", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::I64({2}, {1, 1}, true)},
+                            {{DataType::kFloat32, {5}}});
   EXPECT_FALSE(dims_bad.ok());
 }
 
 TEST(TileKernel, RepeatsEachAxis) {
-  RUN_OK(out, "Tile", {}, {HostTensor::F32({2, 2}, {1, 2, 3, 4}), HostTensor::I64({2}, {2, 3}, true)}, {{DataType::kFloat32, {4, 6}}});
+  RUN_OK(out, "Tile", {}, {HostTensor::F32({2, 2}, {1, 2, 3, 4}), HostTensor::I64({2}, {2, 3}, true)},
+         {{DataType::kFloat32, {4, 6}}});
   EXPECT_EQ(out[0].as<float>(), (std::vector<float>{1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4,  //
-                                                     1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4}));
-  auto bad = RunKernel("Tile", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::I64({1}, {2}, true)}, {{DataType::kFloat32, {6}}});
+                                                    1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4}));
+  auto bad = RunKernel("Tile", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::I64({1}, {2}, true)},
+                       {{DataType::kFloat32, {6}}});
   EXPECT_FALSE(bad.ok());
 }
 

@@ -10,8 +10,8 @@ namespace {
 
 using dims = std::vector<int64_t>;
 
-#define RUN_OK(var, ...)                                       \
-  auto var##_result = RunKernel(__VA_ARGS__);                  \
+#define RUN_OK(var, ...)                                              \
+  auto var##_result = RunKernel(__VA_ARGS__);                         \
   ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
   auto& var = *var##_result
 
@@ -59,8 +59,9 @@ TEST(ReduceKernel, MaxAndMinOverSeparatedAxes) {
   RUN_OK(mn, "ReduceMin", Axes({0, -1}, 0), {X234()}, {{DataType::kFloat32, {3}}});
   EXPECT_EQ(mn[0].as<float>(), (std::vector<float>{0, 4, 8}));
   RUN_OK(sum, "ReduceSum", Axes({0, 2}, 0), {X234()}, {{DataType::kFloat32, {3}}});
-  EXPECT_EQ(sum[0].as<float>(), (std::vector<float>{0 + 1 + 2 + 3 + 12 + 13 + 14 + 15, 4 + 5 + 6 + 7 + 16 + 17 + 18 + 19,
-                                                     8 + 9 + 10 + 11 + 20 + 21 + 22 + 23}));
+  EXPECT_EQ(sum[0].as<float>(),
+            (std::vector<float>{0 + 1 + 2 + 3 + 12 + 13 + 14 + 15, 4 + 5 + 6 + 7 + 16 + 17 + 18 + 19,
+                                8 + 9 + 10 + 11 + 20 + 21 + 22 + 23}));
 }
 
 TEST(ReduceKernel, GeneralWalkWithInnerKeptAxis) {
@@ -77,7 +78,8 @@ TEST(ReduceKernel, GeneralWalkWithInnerKeptAxis) {
     }
   EXPECT_EQ(out[0].as<float>(), want);
   // Reducing {0,2} instead: the innermost axis is kept.
-  RUN_OK(inner, "ReduceSum", Axes({0, 2}, 0), {HostTensor::F32({2, 3, 2, 2}, Iota(24))}, {{DataType::kFloat32, {3, 2}}});
+  RUN_OK(inner, "ReduceSum", Axes({0, 2}, 0), {HostTensor::F32({2, 3, 2, 2}, Iota(24))},
+         {{DataType::kFloat32, {3, 2}}});
   want.clear();
   for (int b = 0; b < 3; ++b)
     for (int d = 0; d < 2; ++d) {

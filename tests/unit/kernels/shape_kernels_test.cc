@@ -11,8 +11,8 @@ namespace {
 
 using dims = std::vector<int64_t>;
 
-#define RUN_OK(var, ...)                                       \
-  auto var##_result = RunKernel(__VA_ARGS__);                  \
+#define RUN_OK(var, ...)                                              \
+  auto var##_result = RunKernel(__VA_ARGS__);                         \
   ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
   auto& var = *var##_result
 
@@ -45,29 +45,35 @@ TEST(ShapeKernel, ReshapeChecksOutputAgainstConstantShape) {
 }
 
 TEST(ShapeKernel, ReshapeWithRuntimeShapeChecksCounts) {
-  RUN_OK(ok, "Reshape", {}, {HostTensor::F32({6}, Iota(6)), HostTensor::I64({2}, {3, 2})}, {{DataType::kFloat32, {3, 2}}});
+  RUN_OK(ok, "Reshape", {}, {HostTensor::F32({6}, Iota(6)), HostTensor::I64({2}, {3, 2})},
+         {{DataType::kFloat32, {3, 2}}});
   EXPECT_EQ(ok[0].as<float>(), Iota(6));
-  auto bad = RunKernel("Reshape", {}, {HostTensor::F32({6}, Iota(6)), HostTensor::I64({2}, {4, 2})}, {{DataType::kFloat32, {4, 2}}});
+  auto bad = RunKernel("Reshape", {}, {HostTensor::F32({6}, Iota(6)), HostTensor::I64({2}, {4, 2})},
+                       {{DataType::kFloat32, {4, 2}}});
   EXPECT_FALSE(bad.ok());
 }
 
 TEST(ShapeKernel, FlattenAxes) {
   RUN_OK(d, "Flatten", {}, {HostTensor::F32({2, 3, 4}, Iota(24))}, {{DataType::kFloat32, {2, 12}}});
   EXPECT_EQ(d[0].as<float>(), Iota(24));
-  RUN_OK(n, "Flatten", Attr("axis", int64_t{-1}), {HostTensor::F32({2, 3, 4}, Iota(24))}, {{DataType::kFloat32, {6, 4}}});
+  RUN_OK(n, "Flatten", Attr("axis", int64_t{-1}), {HostTensor::F32({2, 3, 4}, Iota(24))},
+         {{DataType::kFloat32, {6, 4}}});
   EXPECT_EQ(n[0].as<float>(), Iota(24));
-  auto bad = RunKernel("Flatten", Attr("axis", int64_t{0}), {HostTensor::F32({2, 3, 4}, Iota(24))}, {{DataType::kFloat32, {2, 12}}});
+  auto bad = RunKernel("Flatten", Attr("axis", int64_t{0}), {HostTensor::F32({2, 3, 4}, Iota(24))},
+                       {{DataType::kFloat32, {2, 12}}});
   EXPECT_FALSE(bad.ok());  // axis 0 gives [1, 24]
 }
 
 TEST(ShapeKernel, SqueezeFromInputAttrAndAll) {
-  RUN_OK(in, "Squeeze", {}, {HostTensor::F32({1, 3, 1}, Iota(3)), HostTensor::I64({1}, {-1}, true)}, {{DataType::kFloat32, {1, 3}}});
+  RUN_OK(in, "Squeeze", {}, {HostTensor::F32({1, 3, 1}, Iota(3)), HostTensor::I64({1}, {-1}, true)},
+         {{DataType::kFloat32, {1, 3}}});
   EXPECT_EQ(in[0].as<float>(), Iota(3));
   RUN_OK(at, "Squeeze", Attr("axes", dims{0}), {HostTensor::F32({1, 3, 1}, Iota(3))}, {{DataType::kFloat32, {3, 1}}});
   EXPECT_EQ(at[0].as<float>(), Iota(3));
   RUN_OK(all, "Squeeze", {}, {HostTensor::F32({1, 3, 1}, Iota(3))}, {{DataType::kFloat32, {3}}});
   EXPECT_EQ(all[0].as<float>(), Iota(3));
-  auto bad = RunKernel("Squeeze", Attr("axes", dims{1}), {HostTensor::F32({1, 3, 1}, Iota(3))}, {{DataType::kFloat32, {1, 3}}});
+  auto bad = RunKernel("Squeeze", Attr("axes", dims{1}), {HostTensor::F32({1, 3, 1}, Iota(3))},
+                       {{DataType::kFloat32, {1, 3}}});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("squeeze axis 1"), std::string::npos) << bad.status().ToString();
 }
@@ -76,7 +82,8 @@ TEST(ShapeKernel, UnsqueezeNegativeAxes) {
   RUN_OK(out, "Unsqueeze", {}, {HostTensor::F32({3, 2}, Iota(6)), HostTensor::I64({2}, {0, -1}, true)},
          {{DataType::kFloat32, {1, 3, 2, 1}}});
   EXPECT_EQ(out[0].as<float>(), Iota(6));
-  auto bad = RunKernel("Unsqueeze", Attr("axes", dims{1}), {HostTensor::F32({3, 2}, Iota(6))}, {{DataType::kFloat32, {3, 2, 1}}});
+  auto bad = RunKernel("Unsqueeze", Attr("axes", dims{1}), {HostTensor::F32({3, 2}, Iota(6))},
+                       {{DataType::kFloat32, {3, 2, 1}}});
   EXPECT_FALSE(bad.ok());
 }
 
@@ -112,9 +119,11 @@ TEST(ShapeKernel, ExpandBroadcastsToOutput) {
     for (float v : {1.0f, 2.0f, 3.0f})
       for (int k = 0; k < 4; ++k) want.push_back(v);
   EXPECT_EQ(out[0].as<float>(), want);
-  RUN_OK(row, "Expand", {}, {HostTensor::I64({3}, {1, 2, 3}), HostTensor::I64({2}, {2, 1})}, {{DataType::kInt64, {2, 3}}});
+  RUN_OK(row, "Expand", {}, {HostTensor::I64({3}, {1, 2, 3}), HostTensor::I64({2}, {2, 1})},
+         {{DataType::kInt64, {2, 3}}});
   EXPECT_EQ(row[0].as<int64_t>(), (std::vector<int64_t>{1, 2, 3, 1, 2, 3}));
-  auto bad = RunKernel("Expand", {}, {HostTensor::F32({3}, {1, 2, 3}), HostTensor::I64({1}, {2}, true)}, {{DataType::kFloat32, {2}}});
+  auto bad = RunKernel("Expand", {}, {HostTensor::F32({3}, {1, 2, 3}), HostTensor::I64({1}, {2}, true)},
+                       {{DataType::kFloat32, {2}}});
   EXPECT_FALSE(bad.ok());
 }
 
@@ -142,21 +151,25 @@ TEST(ShapeKernel, CastFloatToInt64Truncates) {
   RUN_OK(out, "Cast", Attr("to", int64_t{7}),
          {HostTensor::F32({7}, {-1.7f, -0.5f, 0.5f, 2.9f, std::nanf(""), 1e30f, -1e30f})}, {{DataType::kInt64, {7}}});
   EXPECT_EQ(out[0].as<int64_t>(), (std::vector<int64_t>{-1, 0, 0, 2, 0, std::numeric_limits<int64_t>::max(),
-                                                         std::numeric_limits<int64_t>::min()}));
+                                                        std::numeric_limits<int64_t>::min()}));
 }
 
 TEST(ShapeKernel, CastInt64ToFloatAndOthers) {
-  RUN_OK(f, "Cast", Attr("to", int64_t{1}), {HostTensor::I64({3}, {-3, 0, int64_t{1} << 40})}, {{DataType::kFloat32, {3}}});
+  RUN_OK(f, "Cast", Attr("to", int64_t{1}), {HostTensor::I64({3}, {-3, 0, int64_t{1} << 40})},
+         {{DataType::kFloat32, {3}}});
   EXPECT_EQ(f[0].as<float>(), (std::vector<float>{-3, 0, 1099511627776.0f}));
   RUN_OK(b, "Cast", Attr("to", int64_t{9}), {HostTensor::F32({3}, {0, -0.1f, 2})}, {{DataType::kBool, {3}}});
   EXPECT_EQ(b[0].as<uint8_t>(), (std::vector<uint8_t>{0, 1, 1}));
-  RUN_OK(fb, "Cast", Attr("to", int64_t{1}), {HostTensor::Of<uint8_t>(DataType::kBool, {2}, {1, 0})}, {{DataType::kFloat32, {2}}});
+  RUN_OK(fb, "Cast", Attr("to", int64_t{1}), {HostTensor::Of<uint8_t>(DataType::kBool, {2}, {1, 0})},
+         {{DataType::kFloat32, {2}}});
   EXPECT_EQ(fb[0].as<float>(), (std::vector<float>{1, 0}));
-  RUN_OK(i32, "Cast", Attr("to", int64_t{6}), {HostTensor::Of<double>(DataType::kFloat64, {2}, {-2.5, 3e10})}, {{DataType::kInt32, {2}}});
+  RUN_OK(i32, "Cast", Attr("to", int64_t{6}), {HostTensor::Of<double>(DataType::kFloat64, {2}, {-2.5, 3e10})},
+         {{DataType::kInt32, {2}}});
   EXPECT_EQ(i32[0].as<int32_t>(), (std::vector<int32_t>{-2, std::numeric_limits<int32_t>::max()}));
   RUN_OK(u8, "Cast", Attr("to", int64_t{2}), {HostTensor::F32({3}, {-5, 7.9f, 300})}, {{DataType::kUInt8, {3}}});
   EXPECT_EQ(u8[0].as<uint8_t>(), (std::vector<uint8_t>{0, 7, 255}));
-  RUN_OK(like, "CastLike", {}, {HostTensor::F32({2}, {1.5f, -1.5f}), HostTensor::I64({1}, {0})}, {{DataType::kInt64, {2}}});
+  RUN_OK(like, "CastLike", {}, {HostTensor::F32({2}, {1.5f, -1.5f}), HostTensor::I64({1}, {0})},
+         {{DataType::kInt64, {2}}});
   EXPECT_EQ(like[0].as<int64_t>(), (std::vector<int64_t>{1, -1}));
 }
 
@@ -173,7 +186,8 @@ TEST(ShapeKernel, CastRejectsF16AndMismatchedTarget) {
 }
 
 TEST(ShapeKernel, ConstantOfShapeFillsValue) {
-  RUN_OK(f, "ConstantOfShape", Attr("value", 1.5), {HostTensor::I64({2}, {2, 3}, true)}, {{DataType::kFloat32, {2, 3}}});
+  RUN_OK(f, "ConstantOfShape", Attr("value", 1.5), {HostTensor::I64({2}, {2, 3}, true)},
+         {{DataType::kFloat32, {2, 3}}});
   EXPECT_EQ(f[0].as<float>(), std::vector<float>(6, 1.5f));
   RUN_OK(i, "ConstantOfShape", Attr("value", 7.0), {HostTensor::I64({1}, {3})}, {{DataType::kInt64, {3}}});
   EXPECT_EQ(i[0].as<int64_t>(), std::vector<int64_t>(3, 7));
@@ -184,20 +198,23 @@ TEST(ShapeKernel, ConstantOfShapeFillsValue) {
 }
 
 TEST(ShapeKernel, RangeIntegerAndFloat) {
-  RUN_OK(i, "Range", {}, {HostTensor::I64({}, {0}, true), HostTensor::I64({}, {10}, true), HostTensor::I64({}, {3}, true)},
+  RUN_OK(i, "Range", {},
+         {HostTensor::I64({}, {0}, true), HostTensor::I64({}, {10}, true), HostTensor::I64({}, {3}, true)},
          {{DataType::kInt64, {4}}});
   EXPECT_EQ(i[0].as<int64_t>(), (std::vector<int64_t>{0, 3, 6, 9}));
   RUN_OK(neg, "Range", {}, {HostTensor::I64({}, {5}), HostTensor::I64({}, {-1}), HostTensor::I64({}, {-2})},
          {{DataType::kInt64, {3}}});
   EXPECT_EQ(neg[0].as<int64_t>(), (std::vector<int64_t>{5, 3, 1}));
-  RUN_OK(f, "Range", {}, {HostTensor::F32({}, {1}, true), HostTensor::F32({}, {2}, true), HostTensor::F32({}, {0.25f}, true)},
+  RUN_OK(f, "Range", {},
+         {HostTensor::F32({}, {1}, true), HostTensor::F32({}, {2}, true), HostTensor::F32({}, {0.25f}, true)},
          {{DataType::kFloat32, {4}}});
   EXPECT_EQ(f[0].as<float>(), (std::vector<float>{1, 1.25f, 1.5f, 1.75f}));
 }
 
 TEST(ShapeKernel, RangeChecksCountAtCreateAndRun) {
-  auto create = RunKernel("Range", {}, {HostTensor::I64({}, {0}, true), HostTensor::I64({}, {10}, true), HostTensor::I64({}, {3}, true)},
-                          {{DataType::kInt64, {3}}});
+  auto create = RunKernel(
+      "Range", {}, {HostTensor::I64({}, {0}, true), HostTensor::I64({}, {10}, true), HostTensor::I64({}, {3}, true)},
+      {{DataType::kInt64, {3}}});
   ASSERT_FALSE(create.ok());
   EXPECT_EQ(create.status().code(), StatusCode::kInvalidArgument);
   auto run = RunKernel("Range", {}, {HostTensor::I64({}, {0}), HostTensor::I64({}, {10}), HostTensor::I64({}, {3})},

@@ -12,8 +12,8 @@ using dims = std::vector<int64_t>;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-#define RUN_OK(var, ...)                                       \
-  auto var##_result = RunKernel(__VA_ARGS__);                  \
+#define RUN_OK(var, ...)                                              \
+  auto var##_result = RunKernel(__VA_ARGS__);                         \
   ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
   auto& var = *var##_result
 
@@ -79,7 +79,8 @@ TEST(UnaryKernel, ClipAbsentMinAndRuntimeMax) {
 }
 
 TEST(UnaryKernel, ClipInt64AndLegacyAttributes) {
-  RUN_OK(i, "Clip", {}, {HostTensor::I64({4}, {-9, 2, 3, 9}), HostTensor::I64({}, {0}, true), HostTensor::I64({}, {3}, true)},
+  RUN_OK(i, "Clip", {},
+         {HostTensor::I64({4}, {-9, 2, 3, 9}), HostTensor::I64({}, {0}, true), HostTensor::I64({}, {3}, true)},
          {{DataType::kInt64, {4}}});
   EXPECT_EQ(i[0].as<int64_t>(), (std::vector<int64_t>{0, 2, 3, 3}));
   hal::Attrs a;  // opset 6: bounds as attributes
@@ -98,8 +99,9 @@ TEST(UnaryKernel, ClipRejectsNonScalarBound) {
 TEST(UnaryKernel, ExpMatchesCmath) {
   auto x = Sweep(-110, 95, 4001);
   for (float s : {88.72f, 88.7228f, 88.8f, -87.3f, -100.0f}) x.push_back(s);
-  ExpectClose(x, RunF32("Exp", {}, x), [](double v) { return std::exp(v) > 3.4028234663852886e38 ? HUGE_VAL : std::exp(v); },
-              4e-7, 1e-44);
+  ExpectClose(
+      x, RunF32("Exp", {}, x), [](double v) { return std::exp(v) > 3.4028234663852886e38 ? HUGE_VAL : std::exp(v); },
+      4e-7, 1e-44);
   auto special = RunF32("Exp", {}, {kInf, -kInf, kNaN, 0});
   EXPECT_EQ(special[0], kInf);
   EXPECT_EQ(special[1], 0.0f);
@@ -109,7 +111,8 @@ TEST(UnaryKernel, ExpMatchesCmath) {
 
 TEST(UnaryKernel, TanhMatchesCmath) {
   const auto x = Sweep(-12, 12, 3001);
-  ExpectClose(x, RunF32("Tanh", {}, x), [](double v) { return std::tanh(v); }, 4e-7, 1e-37);
+  ExpectClose(
+      x, RunF32("Tanh", {}, x), [](double v) { return std::tanh(v); }, 4e-7, 1e-37);
   auto special = RunF32("Tanh", {}, {kInf, -kInf, kNaN, 100});
   EXPECT_EQ(special[0], 1.0f);
   EXPECT_EQ(special[1], -1.0f);
@@ -119,13 +122,15 @@ TEST(UnaryKernel, TanhMatchesCmath) {
 
 TEST(UnaryKernel, SigmoidMatchesCmath) {
   const auto x = Sweep(-30, 30, 3001);
-  ExpectClose(x, RunF32("Sigmoid", {}, x), [](double v) { return 1.0 / (1.0 + std::exp(-v)); }, 1e-6, 1e-30);
+  ExpectClose(
+      x, RunF32("Sigmoid", {}, x), [](double v) { return 1.0 / (1.0 + std::exp(-v)); }, 1e-6, 1e-30);
   ExpectNear(RunF32("Sigmoid", {}, {0, -kInf, kInf}), {0.5f, 0, 1});
 }
 
 TEST(UnaryKernel, ErfMatchesCmath) {
   const auto x = Sweep(-6, 6, 3001);
-  ExpectClose(x, RunF32("Erf", {}, x), [](double v) { return std::erf(v); }, 1e-6, 1e-30);
+  ExpectClose(
+      x, RunF32("Erf", {}, x), [](double v) { return std::erf(v); }, 1e-6, 1e-30);
   ExpectNear(RunF32("Erf", {}, {0.5f}), {0.5204998778f}, 1e-6f);  // erf(0.5), from tables
 }
 
@@ -133,12 +138,13 @@ TEST(UnaryKernel, GeluErfAndTanh) {
   const auto x = Sweep(-8, 8, 801);
   // 1 + erf(x) cancels for negative x: the tail (|y| < 1e-4) is good to an
   // absolute 1e-6, a few ulp of the 1 it cancels against.
-  ExpectClose(x, RunF32("Gelu", {}, x), [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }, 2e-6, 1e-6);
+  ExpectClose(
+      x, RunF32("Gelu", {}, x), [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }, 2e-6, 1e-6);
   hal::Attrs a;
   a.Set("approximate", std::string("tanh"));
-  ExpectClose(x, RunF32("Gelu", a, x),
-              [](double v) { return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))); }, 2e-6,
-              1e-6);
+  ExpectClose(
+      x, RunF32("Gelu", a, x),
+      [](double v) { return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))); }, 2e-6, 1e-6);
   ExpectNear(RunF32("Gelu", {}, {1.0f}), {0.8413447461f}, 1e-6f);  // x * Phi(x) at 1
 }
 
