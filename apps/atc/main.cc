@@ -66,6 +66,14 @@ int main(int argc, char** argv) {
   app.add_option("--om", om, "--mode 1: the .om file to show");
   app.add_option("--json", json, "--mode 1: the JSON file to write");
   app.add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
+  std::string disable_pass, fusion_switch_file, buffer_optimize = "on";
+  app.add_option("--disable_pass", disable_pass,
+                 "Switch off optimisation/fusion passes by name: \"cse,conv_bn_fold\" (ge-dump --list_passes lists them)");
+  app.add_option("--fusion_switch_file", fusion_switch_file,
+                 "ATC-style JSON switching fusion passes on/off: {\"Switch\":{\"GraphFusion\":{\"NAME\":\"off\"}}}");
+  app.add_option("--buffer_optimize", buffer_optimize,
+                 "Feature-map memory reuse between tensors with disjoint lifetimes: on (default) or off")
+      ->check(CLI::IsMember({"on", "off"}));
   CLI11_PARSE(app, argc, argv);
 
   if (auto s = ge::app::SetupLogging(log); !s.ok()) return ge::app::Fail(kTool, s);
@@ -84,11 +92,13 @@ int main(int argc, char** argv) {
   if (output.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--output is required (path without .om)"));
   const std::string om_path = output + ".om";
 
-  auto t0 = std::chrono::steady_clock::now();
-  std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());
   ge::CompileOptions options;
   options.model_name = BaseName(output);
   options.verify_each_pass = spdlog::get_level() <= spdlog::level::debug;
+  if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
+    return ge::app::Fail(kTool, s);
+  auto t0 = std::chrono::steady_clock::now();
+  std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());
   auto compiled = ge::app::ConvertModel(model, framework, input_shape, out_nodes, options);
   if (!compiled.ok()) return ge::app::Fail(kTool, compiled.status());
   std::fprintf(stderr, "[2/2] writing %s (%zu nodes)\n", om_path.c_str(), compiled->graph->num_nodes());

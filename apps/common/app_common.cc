@@ -1,5 +1,7 @@
 #include "common/app_common.h"
 
+#include <algorithm>
+
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -63,6 +65,40 @@ Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::
     shapes[entry.substr(0, colon)] = dims;
   }
   return shapes;
+}
+
+Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion_switch_file,
+                      const std::string& buffer_optimize, CompileOptions& options) {
+  std::vector<std::string> off = SplitList(disable_pass, ',');
+  // Validate the names here so the error names the flag.
+  const std::vector<PassInfo> passes = ListPasses();
+  for (const std::string& name : off) {
+    auto it = std::find_if(passes.begin(), passes.end(), [&](const PassInfo& p) { return p.name == name; });
+    if (it == passes.end()) {
+      std::string known;
+      for (const PassInfo& p : passes)
+        if (!p.required) known += (known.empty() ? "" : ", ") + p.name;
+      return InvalidArgument("--disable_pass: unknown pass '" + name + "' (switchable passes: " +
+                             (known.empty() ? "none" : known) + ")");
+    }
+    if (it->required)
+      return InvalidArgument("--disable_pass: pass '" + name + "' is required (" + it->stage +
+                             ") and cannot be switched off");
+  }
+  if (!fusion_switch_file.empty()) {
+    auto more = ReadFusionSwitchFile(fusion_switch_file);
+    if (!more.ok()) return more.status().Annotated("--fusion_switch_file");
+    off.insert(off.end(), more->begin(), more->end());
+  }
+  std::sort(off.begin(), off.end());
+  off.erase(std::unique(off.begin(), off.end()), off.end());
+  options.disabled_passes = off;
+  options.buffer_reuse = buffer_optimize != "off";
+  std::string joined;
+  for (const auto& n : off) joined += (joined.empty() ? "" : ",") + n;
+  if (!joined.empty()) options.recorded_options.emplace_back("disable_pass", joined);
+  if (!options.buffer_reuse) options.recorded_options.emplace_back("buffer_optimize", "off");
+  return Status::Ok();
 }
 
 Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,

@@ -23,6 +23,11 @@ void InstallOneLineErrors(CLI::App& app, const std::string& tool);
 Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag);
 std::vector<std::string> SplitList(const std::string& s, char sep);
 
+// --disable_pass A,B / --fusion_switch_file F / --buffer_optimize on|off into
+// options (recorded in the .om); errors name the flag.
+Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion_switch_file,
+                      const std::string& buffer_optimize, CompileOptions& options);
+
 // Parses a source model (.onnx today) and compiles it.
 Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
                            const std::string& out_nodes, CompileOptions options);

@@ -6,26 +6,17 @@
 #include "hal/device.h"
 
 namespace ge {
-namespace {
 
-PassManager BuildPipeline() {
-  PassManager pm;
-  // Unknown op types are listed (all of them) before inference needs them.
-  pm.Add(CheckKnownOpsPass());
-  pm.Add(InferShapesPass());
-  // Support is checked before the static-shape check so a model with both
-  // problems reports every unsupported op first.
-  pm.Add(CheckSupportPass());
-  pm.Add(StaticShapeCheckPass());
-  return pm;
+std::vector<PassInfo> ListPasses() {
+  std::vector<PassInfo> out;
+  const PassManager pm = BuildPipeline();  // kept alive: passes() is a reference into it
+  for (const Pass& p : pm.passes()) out.push_back({p.name, p.stage, p.required, p.fusion});
+  return out;
 }
-
-}  // namespace
 
 std::vector<std::string> PassNames() {
   std::vector<std::string> names;
-  const PassManager pm = BuildPipeline();
-  for (const Pass& p : pm.passes()) names.push_back(p.name);
+  for (const PassInfo& p : ListPasses()) names.push_back(p.name);
   return names;
 }
 
@@ -47,7 +38,15 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   if (!graph) return Internal("Compile: no graph");
   PassContext ctx;
   ctx.device = options.device ? options.device : &hal::CpuDevice();
+  ctx.options = &options;
   PassManager pm = BuildPipeline();
+  for (const ExtraPass& e : options.extra_passes) {
+    auto run = e.run;
+    GE_RETURN_IF_ERROR(pm.InsertAfter(e.after, OptionalPass(e.name, "extra", [run](Graph& g, const PassContext&) {
+      return run(g);
+    })));
+  }
+  GE_RETURN_IF_ERROR(pm.Disable(options.disabled_passes));
   pm.set_verify_each_pass(options.verify_each_pass);
   if (options.after_pass) {
     options.after_pass("parsed", *graph);

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "ge/compiler.h"
 #include "ge/ir/graph.h"
 
 namespace ge {
@@ -16,29 +18,52 @@ class Device;
 
 struct PassContext {
   hal::Device* device = nullptr;
+  const CompileOptions* options = nullptr;  // never null inside Compile()
 };
 
 struct Pass {
   std::string name;
-  std::string stage;  // prepare | optimize | layout | memory | partition | streams | plan | tasks
+  std::string stage;  // prepare | optimize | fusion | layout | memory | streams | plan | tasks
   std::function<Status(Graph&, const PassContext&)> run;
+  // Required passes (checks, shape inference, planning) cannot be switched
+  // off: the model would not be runnable without them.
+  bool required = true;
+  // Fusion passes are the ones a fusion switch file may name.
+  bool fusion = false;
 };
+
+// A switchable optimisation pass / a switchable fusion pass.
+inline Pass OptionalPass(std::string name, std::string stage, std::function<Status(Graph&, const PassContext&)> run) {
+  return Pass{std::move(name), std::move(stage), std::move(run), false, false};
+}
+inline Pass FusionPass(std::string name, std::function<Status(Graph&, const PassContext&)> run) {
+  return Pass{std::move(name), "fusion", std::move(run), false, true};
+}
 
 class PassManager {
  public:
   using Instrument = std::function<void(const std::string& pass, const Graph& g)>;
   void Add(Pass p) { passes_.push_back(std::move(p)); }
+  // Inserts p right after the pass named `after` ("" = at the front).
+  Status InsertAfter(const std::string& after, Pass p);
+  // Names must be switchable passes of this pipeline (error otherwise).
+  Status Disable(const std::vector<std::string>& names);
   void set_verify_each_pass(bool v) { verify_ = v; }
   void set_after_pass(Instrument i) { after_ = std::move(i); }
   const std::vector<Pass>& passes() const { return passes_; }
-  // Runs every pass in order; a failing pass's status names it.
+  bool disabled(const std::string& name) const { return disabled_.count(name) != 0; }
+  // Runs every enabled pass in order; a failing pass's status names it.
   Status Run(Graph& g, const PassContext& ctx) const;
 
  private:
   std::vector<Pass> passes_;
+  std::set<std::string> disabled_;
   bool verify_ = false;
   Instrument after_;
 };
+
+// The full pipeline of Compile(), in order, before switches are applied.
+PassManager BuildPipeline();
 
 // The passes of each stage (libge/compiler/passes/).
 Pass InferShapesPass();

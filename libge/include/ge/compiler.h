@@ -1,6 +1,7 @@
 // The compiler: IR in, compiled Model out. Runs the pass pipeline of
-// DESIGN.md (today: prepare — shape inference with constant evaluation, the
-// backend support check, the static-shape check).
+// DESIGN.md: prepare (shape inference with constant evaluation, support
+// and static-shape checks), optimize and fusion passes (each switchable),
+// then the planning stages.
 #pragma once
 
 #include <functional>
@@ -18,6 +19,14 @@ namespace hal {
 class Device;
 }
 
+// A pass added to the pipeline from outside (tests: a deliberately broken
+// pass for ge-dump bisect). It is switchable like any optimisation pass.
+struct ExtraPass {
+  std::string after;  // name of the pass it runs after ("" = first)
+  std::string name;
+  std::function<Status(Graph&)> run;
+};
+
 struct CompileOptions {
   std::string model_name;
   std::string framework;      // "onnx" | "tensorflow"
@@ -30,11 +39,36 @@ struct CompileOptions {
   hal::Device* device = nullptr;
   // Called after each pass with its name and the graph (ge-dump).
   std::function<void(const std::string& pass, const Graph& g)> after_pass;
+  // Switchable passes to skip (--disable_pass, fusion switch file). An
+  // unknown or required name is an error.
+  std::vector<std::string> disabled_passes;
+  std::vector<ExtraPass> extra_passes;
+  // Memory planning: reuse feature-map memory between tensors whose
+  // lifetimes do not overlap (--buffer_optimize off: every tensor its own).
+  bool buffer_reuse = true;
+  int64_t memory_alignment = 64;
+  // Constant folding never creates a constant larger than this.
+  int64_t fold_limit_bytes = 1 << 20;
 };
 
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options);
 
-// Names of the passes Compile() runs, in order.
+struct PassInfo {
+  std::string name;
+  std::string stage;
+  bool required = false;  // cannot be switched off
+  bool fusion = false;    // may be named in a fusion switch file
+};
+// The passes Compile() runs, in order (extra passes not included).
+std::vector<PassInfo> ListPasses();
 std::vector<std::string> PassNames();
+
+// Reads an ATC-style fusion switch file and returns the fusion passes it
+// switches off. Accepted forms (values "on" / "off"; "ALL" sets the default
+// for the fusion passes not named):
+//   {"Switch": {"GraphFusion": {"conv_bn_fold": "off", "ALL": "on"}, "UBFusion": {...}}}
+//   {"conv_bn_fold": "off"}
+// Errors name the file and the entry (unknown pass, not a fusion pass, bad value).
+Result<std::vector<std::string>> ReadFusionSwitchFile(const std::string& path);
 
 }  // namespace ge

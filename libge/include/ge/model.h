@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ge/ir/graph.h"
+#include "ge/plan.h"
 
 namespace ge {
 
@@ -26,6 +27,10 @@ struct Model {
   std::vector<IoDesc> outputs;
   std::vector<std::pair<std::string, std::string>> options;  // compile flags, sorted by key
   std::unique_ptr<Graph> graph;
+  // Filled by the compiler's planning stages (empty in a model that was
+  // never planned).
+  MemoryPlan memory;
+  std::vector<StreamTasks> streams;
 };
 
 // Fills inputs/outputs from the graph's Data nodes and NetOutput (attr

@@ -1,0 +1,74 @@
+// What the planning stages of the compiler decide and the .om stores: where
+// every tensor lives (memory plan) and what each stream runs (task lists).
+// Both runtimes take their memory from the plan.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ge {
+
+// A memory segment is one allocation made at load; buffers are offsets in it.
+enum class Segment : int32_t {
+  kWeights = 0,     // Const tensors (the .om weights section)
+  kFeatureMap = 1,  // intermediate tensors, reused between disjoint lifetimes
+  kInput = 2,       // model inputs: user buffers bound zero-copy, or a copy
+  kOutput = 3,      // model outputs: likewise
+};
+const char* SegmentName(Segment s);
+
+// One tensor (a node output). Outputs that reference or reuse another
+// tensor's memory (Reshape, Identity, in-place) share its symbol and its
+// address.
+struct BufferPlan {
+  std::string node;
+  int32_t output = 0;
+  int64_t symbol = 0;  // buffers with the same symbol share one address
+  Segment segment = Segment::kFeatureMap;
+  int64_t offset = 0;  // within the segment, aligned
+  int64_t size = 0;    // bytes of the tensor
+  // Lifetime over the execution order: produced at step first_use, last
+  // read at step last_use (inclusive).
+  int32_t first_use = 0;
+  int32_t last_use = 0;
+};
+
+struct MemoryPlan {
+  int64_t alignment = 64;
+  bool reuse = true;  // --buffer_optimize
+  // Segment sizes in bytes.
+  int64_t weights_size = 0;
+  int64_t feature_map_size = 0;  // the peak the planner achieved
+  int64_t input_size = 0;
+  int64_t output_size = 0;
+  // Report: the feature-map bytes with no reuse at all, and the lower bound
+  // (the largest total of feature-map bytes alive at one step).
+  int64_t no_reuse_size = 0;
+  int64_t lower_bound = 0;
+  std::vector<std::string> order;  // execution order: node names, step = index
+  std::vector<BufferPlan> buffers;
+  bool empty() const { return buffers.empty(); }
+};
+
+// An address a task reads or writes: (segment, offset). For kInput/kOutput
+// the offset is within that IO segment.
+struct TaskArg {
+  Segment segment = Segment::kFeatureMap;
+  int64_t offset = 0;
+};
+
+struct Task {
+  enum class Kind : int32_t { kKernel = 0, kEventRecord = 1, kEventWait = 2 } kind = Kind::kKernel;
+  std::string node;     // the node a kernel task runs
+  int32_t kernel = 0;   // kernel id: index into the model's kernel table (one per compute node)
+  int32_t event = -1;   // event id for record/wait
+  std::vector<TaskArg> inputs, outputs;
+};
+
+struct StreamTasks {
+  int32_t stream = 0;
+  std::vector<Task> tasks;
+};
+
+}  // namespace ge
