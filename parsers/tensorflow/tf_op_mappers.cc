@@ -1,0 +1,67 @@
+// The mapper table and the helpers the op families share.
+#include "tf_op_mappers.h"
+
+#include "tf_attrs.h"
+#include "tf_tensor.h"
+
+namespace ge::tf_parser {
+
+const OpMapperTable& OpMappers() {
+  static const OpMapperTable table = [] {
+    OpMapperTable t;
+    AddIoMappers(t);
+    AddNnMappers(t);
+    AddMathMappers(t);
+    AddArrayMappers(t);
+    AddStridedSliceMapper(t);
+    return t;
+  }();
+  return table;
+}
+
+Result<bool> IsNhwc(const tf::NodeDef& n) {
+  GE_ASSIGN_OR_RETURN(std::string f, AttrString(n, "data_format", std::string("NHWC")));
+  if (f == "NHWC") return true;
+  if (f == "NCHW") return false;
+  return NodeUnsupported(n, "data_format '" + f + "' is not supported (NHWC or NCHW)");
+}
+
+Result<std::vector<int64_t>> ConstInts(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what) {
+  GE_ASSIGN_OR_RETURN(TfValue v, b.Input(n, input));
+  const Tensor* t = b.ConstValue(v);
+  if (!t) return NodeUnsupported(n, what + " (input " + std::to_string(input) + ") must be a constant");
+  const DataType dt = t->desc().dtype;
+  if (dt != DataType::kInt32 && dt != DataType::kInt64)
+    return NodeError(n, what + " (input " + std::to_string(input) + ") must be int32 or int64, not " +
+                            DataTypeName(dt));
+  return t->ToInt64();
+}
+
+int64_t OnnxElemType(DataType t) {
+  switch (t) {
+    case DataType::kFloat32: return 1;
+    case DataType::kUInt8: return 2;
+    case DataType::kInt8: return 3;
+    case DataType::kUInt16: return 4;
+    case DataType::kInt16: return 5;
+    case DataType::kInt32: return 6;
+    case DataType::kInt64: return 7;
+    case DataType::kBool: return 9;
+    case DataType::kFloat16: return 10;
+    case DataType::kFloat64: return 11;
+    case DataType::kUInt32: return 12;
+    case DataType::kUInt64: return 13;
+    case DataType::kBFloat16: return 16;
+    default: return -1;
+  }
+}
+
+Result<DataType> DtypeAttr(const tf::NodeDef& n, const std::string& attr) {
+  GE_ASSIGN_OR_RETURN(int t, AttrType(n, attr));
+  const DataType dt = DataTypeFromTf(t);
+  if (dt == DataType::kUndefined)
+    return NodeUnsupported(n, "attribute '" + attr + "' is " + TfDataTypeName(t) + ", which ge cannot hold");
+  return dt;
+}
+
+}  // namespace ge::tf_parser
