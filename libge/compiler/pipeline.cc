@@ -1,6 +1,8 @@
 // The pass pipeline of Compile(), stage by stage (DESIGN.md "Compiler").
 // Each stage's passes live in libge/compiler/passes/ (one file per pass).
 #include "compiler/pass.h"
+#include "compiler/passes/optimize_passes.h"
+#include "compiler/passes/fusion_passes.h"
 
 namespace ge {
 
@@ -14,9 +16,26 @@ PassManager BuildPipeline() {
   pm.Add(CheckSupportPass());
   pm.Add(StaticShapeCheckPass());
 
-  // optimize
+  // optimize. Shapes first so constant folding sees the shape chains as
+  // constants; simplification after folding (folded shape operands make
+  // no-op Reshapes visible); CSE on the simplified graph; DCE last removes
+  // what the others orphaned.
+  pm.Add(ShapeFoldingPass());
+  pm.Add(ConstantFoldingPass());
+  pm.Add(AlgebraicSimplifyPass());
+  pm.Add(CsePass());
+  pm.Add(DeadCodeEliminationPass());
 
-  // fusion
+  // fusion. BN folds first (they need the bare Conv/Gemm), the pattern
+  // fusions next, post-ops last so they also see the Gemm/FusedMatMul and
+  // Gelu nodes the earlier passes created.
+  pm.Add(ConvBnFoldPass());
+  pm.Add(GemmBnFoldPass());
+  pm.Add(LayerNormFusionPass());
+  pm.Add(GeluFusionPass());
+  pm.Add(MatMulAddToGemmPass());
+  pm.Add(ConvPostOpsPass());
+  pm.Add(GemmPostOpsPass());
 
   return pm;
 }

@@ -41,5 +41,6 @@ void RegisterReshapeOps(OpRegistry& r);     // Reshape, Flatten, Squeeze, Unsque
 void RegisterMovementOps(OpRegistry& r);    // Transpose, Concat, Split, Gather, Pad
 void RegisterSliceOps(OpRegistry& r);       // Slice
 void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
+void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
 
 }  // namespace ge

@@ -1,5 +1,7 @@
-// ONNX MatMul (N-D, numpy batch broadcasting, 1-D operands) and Gemm on the
-// oneDNN matmul primitive, with the optional fused "activation" post-op.
+// ONNX MatMul (N-D, numpy batch broadcasting, 1-D operands), Gemm and our
+// FusedMatMul (MatMul + bias over the last axis, from matmul_add_to_gemm) on
+// the oneDNN matmul primitive, with the optional fused "activation" post-op
+// (Relu, Clip, Sigmoid, and Gelu = oneDNN's eltwise_gelu_erf).
 //
 // Transposes are strided memory descriptors, not copies. When B has no batch
 // (BERT's [1,128,256] x [256,256]) A's batch folds into M: one 2-D GEMM.
@@ -14,13 +16,38 @@ using namespace dnnl_util;
 using tag = dnnl::memory::format_tag;
 using dims = std::vector<int64_t>;
 
+// The fused activation: the shared ones (ParseActivation) plus erf GELU,
+// which the compiler only folds into matrix products.
+struct PostAct {
+  Activation act;
+  bool gelu = false;
+};
+
+Result<PostAct> ParsePostAct(const Attrs& attrs) {
+  PostAct p;
+  if (attrs.GetString("activation", "") == "Gelu") {
+    p.gelu = true;
+    return p;
+  }
+  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(attrs));
+  return p;
+}
+
+void AppendPostAct(dnnl::post_ops& ops, const PostAct& p) {
+  if (p.gelu) {
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_erf, 0.0f, 0.0f);
+    return;
+  }
+  AppendActivation(ops, p.act);
+}
+
 // What the oneDNN matmul computes: dst = act(alpha * src x wei + beta * C).
 struct MatMulPlan {
   dnnl::memory::desc src, wei, dst;  // user layouts (strided when transposed)
   float alpha = 1.0f, beta = 1.0f;
   bool has_c = false;
   dnnl::memory::desc c;  // plain, same rank as dst, broadcast dims are 1
-  Activation act;
+  PostAct act;
 };
 
 int64_t Product(const dims& d, size_t begin, size_t end) {
@@ -66,7 +93,7 @@ Result<MatMulPlan> PlanMatMul(const KernelSpec& spec) {
   if (batch_rank + 2 > DNNL_MAX_NDIMS) return Unsupported("MatMul: rank above " + std::to_string(DNNL_MAX_NDIMS));
 
   MatMulPlan p;
-  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(spec.attrs));
+  GE_ASSIGN_OR_RETURN(p.act, ParsePostAct(spec.attrs));
   if (Product(bb, 0, batch_rank) == 1) {
     // B is one matrix: fold A's batch into M (A and Y are contiguous row-major).
     const int64_t rows = Product(ba, 0, batch_rank) * m;
@@ -104,7 +131,7 @@ Result<MatMulPlan> PlanGemm(const KernelSpec& spec) {
     return InvalidArgument("Gemm: output " + DimsString(spec.outputs[0].dims) + " is not [" + std::to_string(m) + "," +
                            std::to_string(n) + "]");
   MatMulPlan p;
-  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(spec.attrs));
+  GE_ASSIGN_OR_RETURN(p.act, ParsePostAct(spec.attrs));
   p.src = ta ? Transposed(a[0], a[1]) : PlainDesc(a);
   p.wei = tb ? Transposed(b[0], b[1]) : PlainDesc(b);
   p.dst = PlainDesc({m, n});
@@ -122,6 +149,29 @@ Result<MatMulPlan> PlanGemm(const KernelSpec& spec) {
                              std::to_string(n) + "]");
     p.c = PlainDesc(c2);
   }
+  return p;
+}
+
+// FusedMatMul(A, B, bias): A [..., M, K] (batch folded into M), B [K, N],
+// bias of N values: the Gemm plan with C as a [1, N] bias, which the kernel
+// passes to oneDNN as the primitive's bias.
+Result<MatMulPlan> PlanFusedMatMul(const KernelSpec& spec) {
+  if (spec.inputs.size() != 3 || !spec.inputs[2].present())
+    return InvalidArgument("FusedMatMul takes A, B and bias");
+  const dims& a = spec.inputs[0].dims;
+  const dims& b = spec.inputs[1].dims;
+  if (a.size() < 2 || b.size() != 2)
+    return Unsupported("FusedMatMul: A " + DimsString(a) + " must have rank >= 2 and B " + DimsString(b) + " be 2-D");
+  KernelSpec mm = spec;
+  mm.inputs.resize(2);
+  GE_ASSIGN_OR_RETURN(MatMulPlan p, PlanMatMul(mm));
+  const int64_t n = b[1];
+  if (spec.inputs[2].NumElements() != n)
+    return InvalidArgument("FusedMatMul: bias " + DimsString(spec.inputs[2].dims) + " must have " + std::to_string(n) +
+                           " values");
+  if (spec.inputs[2].dtype != DataType::kFloat32) return Unsupported("FusedMatMul: bias must be f32");
+  p.has_c = true;
+  p.c = PlainDesc({1, n});
   return p;
 }
 
@@ -154,7 +204,7 @@ class MatMulKernel final : public DnnlKernel {
     if (p.alpha != 1.0f) attr.set_output_scales(0, {p.alpha});
     dnnl::post_ops ops;
     if (p.has_c && !c_bias_) ops.append_binary(dnnl::algorithm::binary_add, c_md);
-    AppendActivation(ops, p.act);
+    AppendPostAct(ops, p.act);
     attr.set_post_ops(ops);
     auto desc = c_bias_ ? dnnl::matmul::desc(p.src, wei_md, c_md, p.dst) : dnnl::matmul::desc(p.src, wei_md, p.dst);
     dnnl::matmul::primitive_desc pd(desc, attr, Engine());
@@ -238,6 +288,7 @@ Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
 void RegisterMatMulKernels(KernelRegistry& r) {
   r.Register("MatMul", Supports<PlanMatMul>, Create<PlanMatMul>);
   r.Register("Gemm", Supports<PlanGemm>, Create<PlanGemm>);
+  r.Register("FusedMatMul", Supports<PlanFusedMatMul>, Create<PlanFusedMatMul>);
 }
 
 }  // namespace ge::hal

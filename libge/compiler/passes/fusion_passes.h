@@ -1,0 +1,18 @@
+// The fusion stage (DESIGN.md "Compiler"): each pass rewrites a pattern into
+// one node the backend runs as a single kernel (oneDNN post-ops, folded
+// weights). All are switchable; docs/passes.md "## fusion" describes them.
+#pragma once
+
+#include "compiler/pass.h"
+
+namespace ge {
+
+Pass ConvBnFoldPass();         // conv_bn_fold
+Pass GemmBnFoldPass();         // gemm_bn_fold
+Pass LayerNormFusionPass();    // layernorm_fusion
+Pass GeluFusionPass();         // gelu_fusion
+Pass MatMulAddToGemmPass();    // matmul_add_to_gemm
+Pass ConvPostOpsPass();        // conv_post_ops
+Pass GemmPostOpsPass();        // gemm_post_ops
+
+}  // namespace ge

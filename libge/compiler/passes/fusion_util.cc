@@ -1,0 +1,219 @@
+#include "compiler/passes/fusion_util.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <set>
+
+#include "hal/device.h"
+#include "ops/kernel_spec.h"
+
+namespace ge::fusion {
+
+const Tensor* ConstOf(const Node* n) {
+  if (!n || n->type() != op::kConst) return nullptr;
+  return n->GetTensor("value");
+}
+
+const Tensor* ConstInput(const Node& n, size_t i) {
+  if (!n.HasInput(i) || n.InputSource(i).index != 0) return nullptr;
+  return ConstOf(n.InputNode(i));
+}
+
+bool IsF32(const TensorDesc& d) { return d.dtype == DataType::kFloat32; }
+
+std::vector<double> F32Values(const Tensor& t) {
+  if (!IsF32(t.desc()) || t.empty()) return {};
+  const float* p = t.as<float>();
+  const size_t n = t.size() / sizeof(float);
+  return std::vector<double>(p, p + n);
+}
+
+std::optional<double> ScalarInput(const Node& n, size_t i) {
+  const Tensor* t = ConstInput(n, i);
+  if (!t || t->desc().NumElements() != 1) return std::nullopt;
+  const DataType dt = t->desc().dtype;
+  if (dt != DataType::kFloat32 && dt != DataType::kFloat64) return std::nullopt;
+  return t->ToDouble()[0];
+}
+
+bool NoControl(const Node& n) { return n.control_inputs().empty() && n.control_outputs().empty(); }
+
+bool SingleUse(const Node& n) {
+  if (n.num_outputs() == 0 || n.OutputConsumers(0).size() != 1 || !NoControl(n)) return false;
+  for (size_t i = 1; i < n.num_outputs(); ++i)
+    if (!n.OutputConsumers(i).empty()) return false;
+  // A graph output must stay a separate tensor.
+  return n.OutputConsumers(0)[0].node->type() != op::kNetOutput;
+}
+
+Node* SoleConsumer(const Node& n) { return SingleUse(n) ? n.OutputConsumers(0)[0].node : nullptr; }
+
+int InputIndexOf(const Node& bin, const Node& producer) {
+  int found = -1;
+  for (size_t i = 0; i < bin.num_inputs(); ++i) {
+    Endpoint s = bin.InputSource(i);
+    if (s.node == &producer && s.index == 0) {
+      if (found >= 0) return -1;  // x op x: not a pattern we fuse
+      found = static_cast<int>(i);
+    }
+  }
+  return found;
+}
+
+bool DependsOn(const Node* start, const Node* target) {
+  std::vector<const Node*> stack = {start};
+  std::set<const Node*> seen;
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (n == target) return true;
+    if (!seen.insert(n).second) continue;
+    for (Node* in : n->InNodes()) stack.push_back(in);
+    for (Node* in : n->control_inputs()) stack.push_back(in);
+  }
+  return false;
+}
+
+Node* AddConst(Graph& g, const std::string& base, Tensor value) {
+  Node* c = g.AddNode(op::kConst, g.MakeUniqueName(base), 0, 1);
+  c->output_desc(0) = value.desc();
+  c->SetAttr("value", std::move(value));
+  return c;
+}
+
+Tensor MakeF32(std::vector<int64_t> dims, const std::vector<double>& values) {
+  std::vector<float> f(values.begin(), values.end());
+  return Tensor::FromVector(DataType::kFloat32, std::move(dims), f);
+}
+
+Status Redirect(Graph& g, Node* from, Node* to) {
+  // Pin the model's output names first: without "output_names" they are the
+  // producers' names, and the fused node usually has another one.
+  if (Node* out = g.OutputNode()) {
+    std::vector<std::string> names = out->GetStrings("output_names");
+    if (names.size() < out->num_inputs()) {
+      for (size_t i = names.size(); i < out->num_inputs(); ++i) {
+        Endpoint src = out->InputSource(i);
+        names.push_back(src.valid() ? src.node->name() : "output" + std::to_string(i));
+      }
+      out->SetAttr("output_names", names);
+    }
+  }
+  return g.ReplaceAllUses(Endpoint{from, 0}, Endpoint{to, 0});
+}
+
+void RemoveIfUnused(Graph& g, const std::vector<Node*>& nodes) {
+  // Removing one node may leave others of the list (and constants) unused:
+  // sweep until nothing changes. Only listed nodes and Consts are touched.
+  std::vector<Node*> cand;
+  for (Node* n : nodes)
+    if (n && std::find(cand.begin(), cand.end(), n) == cand.end()) cand.push_back(n);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = 0; k < cand.size(); ++k) {
+      Node* n = cand[k];
+      if (!n || n->type() == op::kData || n->type() == op::kNetOutput) continue;
+      bool used = !n->control_outputs().empty();
+      for (size_t i = 0; i < n->num_outputs() && !used; ++i) used = !n->OutputConsumers(i).empty();
+      if (used) continue;
+      for (Node* in : n->InNodes())
+        if (in->type() == op::kConst && std::find(cand.begin(), cand.end(), in) == cand.end()) cand.push_back(in);
+      cand[k] = nullptr;
+      g.RemoveNode(n);
+      changed = true;
+    }
+  }
+}
+
+bool Supported(const PassContext& ctx, const Node& n) {
+  if (!ctx.device) return false;
+  return ctx.device->kernels().Supports(BuildKernelSpec(n)).ok();
+}
+
+bool Supported(const PassContext& ctx, const hal::KernelSpec& spec) {
+  return ctx.device && ctx.device->kernels().Supports(spec).ok();
+}
+
+bool ActivationAttrs(const Node& act, std::map<std::string, AttrValue>* attrs) {
+  const std::string& t = act.type();
+  if (t == "Relu" || t == "Sigmoid") {
+    (*attrs)["activation"] = t;
+    return true;
+  }
+  if (t == "Gelu") {
+    if (act.GetString("approximate", "none") != "none") return false;
+    (*attrs)["activation"] = t;
+    return true;
+  }
+  if (t != "Clip") return false;
+  // Opset 11+: optional constant inputs 1 and 2; before: attributes.
+  float lo = act.GetFloat("min", -FLT_MAX), hi = act.GetFloat("max", FLT_MAX);
+  for (size_t i = 1; i <= 2; ++i) {
+    if (!act.HasInput(i)) continue;
+    std::optional<double> v = ScalarInput(act, i);
+    if (!v) return false;  // a bound computed at run time cannot become an attribute
+    (i == 1 ? lo : hi) = static_cast<float>(*v);
+  }
+  (*attrs)["activation"] = std::string("Clip");
+  (*attrs)["activation_min"] = lo;
+  (*attrs)["activation_max"] = hi;
+  return true;
+}
+
+void ApplyAttrs(const std::map<std::string, AttrValue>& attrs, Node* n) {
+  for (const auto& [k, v] : attrs) n->SetAttr(k, v);
+}
+
+void ApplyAttrs(const std::map<std::string, AttrValue>& attrs, hal::KernelSpec* spec) {
+  for (const auto& [k, v] : attrs) {
+    if (const auto* s = std::get_if<std::string>(&v)) spec->attrs.Set(k, *s);
+    else if (const auto* f = std::get_if<float>(&v)) spec->attrs.Set(k, static_cast<double>(*f));
+    else if (const auto* i = std::get_if<int64_t>(&v)) spec->attrs.Set(k, *i);
+  }
+}
+
+hal::TensorInfo InfoOf(const TensorDesc& d) { return hal::TensorInfo{d.dtype, d.dims}; }
+
+Status RunToFixpoint(Graph& g, const std::function<Result<bool>(Graph&, Node*)>& try_fuse) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Node* n : g.nodes()) {
+      GE_ASSIGN_OR_RETURN(bool fired, try_fuse(g, n));
+      if (fired) {
+        changed = true;
+        break;
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+std::optional<BnFactors> ReadInferenceBn(const Node& bn) {
+  if (bn.type() != "BatchNormalization" || bn.num_inputs() != 5 || !NoControl(bn)) return std::nullopt;
+  if (bn.GetInt("training_mode", 0) != 0 || bn.GetInt("spatial", 1) == 0) return std::nullopt;
+  for (size_t i = 1; i < bn.num_outputs(); ++i)
+    if (!bn.OutputConsumers(i).empty()) return std::nullopt;
+  std::vector<double> p[5];
+  for (size_t i = 1; i < 5; ++i) {
+    const Tensor* t = ConstInput(bn, i);
+    if (!t || !IsF32(t->desc())) return std::nullopt;
+    p[i] = F32Values(*t);
+    if (p[i].size() != p[1].size() || p[i].empty()) return std::nullopt;
+  }
+  const double eps = bn.GetFloat("epsilon", 1e-5f);
+  BnFactors f;
+  for (size_t c = 0; c < p[1].size(); ++c) {
+    const double mul = p[1][c] / std::sqrt(p[4][c] + eps);
+    f.mul.push_back(mul);
+    f.add.push_back(p[2][c] - p[3][c] * mul);
+  }
+  return f;
+}
+
+Status SetInput(Graph& g, Node* n, size_t i, Node* src, int src_out) {
+  g.RemoveInputEdge(n, static_cast<int>(i));
+  return g.AddEdge(src, src_out, n, static_cast<int>(i));
+}
+
+}  // namespace ge::fusion
