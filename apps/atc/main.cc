@@ -1,4 +1,5 @@
-// ge-atc: convert a model to .om (--mode 0) or show a .om as JSON (--mode 1).
+// ge-atc: convert a model to .om (--mode 0), show a .om as JSON (--mode 1), or
+// pre-check a model (--mode 3, atc/precheck.h).
 // Flag names follow CANN's atc.
 #include <chrono>
 #include <cstdio>
@@ -6,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "atc/precheck.h"
 #include "common/app_common.h"
 #include "ge/om.h"
 
@@ -44,27 +46,33 @@ ge::Status WriteTextAtomically(const std::string& path, const std::string& text)
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "ge-atc: convert an ONNX model into a .om file that ge-run executes, or print a .om as JSON.\n\n"
+      "ge-atc: convert an ONNX model or a TensorFlow frozen graph into a .om file that ge-run executes,\n"
+      "print a .om as JSON, or pre-check a model.\n\n"
       "  ge-atc --model m.onnx --framework 5 --output out/m      # writes out/m.om\n"
-      "  ge-atc --mode 1 --om out/m.om --json out/m.json        # .om -> JSON\n\n"
-      "Conversion parses the model with the onnx library (checker, version converter outside opsets\n"
-      "11-17, shape inference), infers every shape, checks that the CPU backend supports every node\n"
+      "  ge-atc --model m.pb --framework 3 --output out/m        # TensorFlow frozen GraphDef\n"
+      "  ge-atc --mode 1 --om out/m.om --json out/m.json        # .om -> JSON\n"
+      "  ge-atc --mode 3 --model m.pb --framework 3 --json r.json  # pre-check: every unsupported node\n\n"
+      "Conversion parses the model (ONNX: the onnx library's checker, version converter outside opsets\n"
+      "11-17, shape inference; TensorFlow: our GraphDef parser, NHWC converted to NCHW at the\n"
+      "boundaries), infers every shape, checks that the CPU backend supports every node\n"
       "(listing all that are not), and writes the .om atomically (no partial file on failure).\n"
       "The same model and flags give a byte-identical .om.",
       kTool};
   ge::app::InstallOneLineErrors(app, kTool);
   std::string model, output, input_shape, out_nodes, om, json, log = "warning";
   int framework = -1, mode = 0;
-  app.add_option("--model", model, "Source model file (.onnx)");
-  app.add_option("--framework", framework, "Source framework: 5 = ONNX; 3 = TensorFlow (not supported yet)");
+  app.add_option("--model", model, "Source model file (.onnx, or a TensorFlow frozen .pb)");
+  app.add_option("--framework", framework, "Source framework: 5 = ONNX; 3 = TensorFlow frozen GraphDef");
   app.add_option("--output", output, "Output path without the .om extension (as ATC): --output out/m writes out/m.om");
   app.add_option("--input_shape", input_shape,
                  "Override input shapes: \"name:1,3,224,224;name2:1,128\" (needed when the model's inputs are dynamic)");
-  app.add_option("--out_nodes", out_nodes, "Graph outputs to keep instead of the model's own: \"name1;name2\"");
-  app.add_option("--mode", mode, "0: convert (default); 1: write the .om given by --om as JSON to --json")
-      ->check(CLI::IsMember({0, 1}));
+  app.add_option("--out_nodes", out_nodes, "Graph outputs to keep instead of the model's own: \"name1;name2\" (TensorFlow: \"node\" or \"node:k\")");
+  app.add_option("--mode", mode,
+                 "0: convert (default); 1: write the .om given by --om as JSON to --json; 3: pre-check --model "
+                 "(report to --json, or to <--output>.precheck.json; exit 1 if any node is unsupported)")
+      ->check(CLI::IsMember({0, 1, 3}));
   app.add_option("--om", om, "--mode 1: the .om file to show");
-  app.add_option("--json", json, "--mode 1: the JSON file to write");
+  app.add_option("--json", json, "--mode 1: the JSON file to write; --mode 3: the check report");
   app.add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
   std::string disable_pass, fusion_switch_file, buffer_optimize = "on";
   app.add_option("--disable_pass", disable_pass,
@@ -89,6 +97,16 @@ int main(int argc, char** argv) {
 
   if (model.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--model is required (see --help)"));
   if (framework < 0) return ge::app::Fail(kTool, ge::InvalidArgument("--framework is required: 5 (ONNX) or 3 (TensorFlow)"));
+  if (mode == 3) {
+    ge::app::PrecheckRequest check{model, framework, input_shape, out_nodes, "", {}};
+    auto report = ge::app::PrecheckReportPath(json, output);
+    if (!report.ok()) return ge::app::Fail(kTool, report.status());
+    check.report_path = *report;
+    check.options.model_name = BaseName(output.empty() ? model : output);
+    if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, check.options); !s.ok())
+      return ge::app::Fail(kTool, s);
+    return ge::app::RunPrecheck(check, kTool);
+  }
   if (output.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--output is required (path without .om)"));
   const std::string om_path = output + ".om";
 
@@ -101,6 +119,7 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());
   auto compiled = ge::app::ConvertModel(model, framework, input_shape, out_nodes, options);
   if (!compiled.ok()) return ge::app::Fail(kTool, compiled.status());
+  std::printf("memory: %s\n", ge::MemoryReport(compiled->memory).c_str());
   std::fprintf(stderr, "[2/2] writing %s (%zu nodes)\n", om_path.c_str(), compiled->graph->num_nodes());
   if (auto s = ge::WriteOmFile(*compiled, om_path); !s.ok()) return ge::app::Fail(kTool, s);
   std::printf("ge-atc: wrote %s in %.2f s\n", om_path.c_str(), Seconds(t0));

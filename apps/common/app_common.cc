@@ -8,6 +8,7 @@
 #include "ge/om.h"
 #include "ge/sha256.h"
 #include "ge_parsers/onnx_parser.h"
+#include "ge_parsers/tf_parser.h"
 
 namespace ge::app {
 
@@ -103,16 +104,14 @@ Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion
 
 Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
                            const std::string& out_nodes, CompileOptions options) {
-  if (framework == 3)
-    return Unsupported("--framework 3 (TensorFlow) is not supported yet; only 5 (ONNX) converts today");
-  if (framework != 5) return InvalidArgument("--framework " + std::to_string(framework) + " is not one of 3 (TensorFlow), 5 (ONNX)");
+  if (framework != 3 && framework != 5) return InvalidArgument("--framework " + std::to_string(framework) + " is not one of 3 (TensorFlow), 5 (ONNX)");
   ParseOptions popts;
   GE_ASSIGN_OR_RETURN(popts.input_shapes, ParseInputShapes(input_shape));
   popts.out_nodes = SplitList(out_nodes, ';');
   if (popts.out_nodes.size() == 1 && popts.out_nodes[0].find(',') != std::string::npos) popts.out_nodes = SplitList(out_nodes, ',');
-  GE_ASSIGN_OR_RETURN(auto graph, ParseOnnxFile(path, popts));
+  GE_ASSIGN_OR_RETURN(auto graph, framework == 3 ? ParseTfFile(path, popts) : ParseOnnxFile(path, popts));
   GE_ASSIGN_OR_RETURN(options.source_sha256, Sha256File(path));
-  options.framework = "onnx";
+  options.framework = framework == 3 ? "tensorflow" : "onnx";
   if (!input_shape.empty()) options.recorded_options.emplace_back("input_shape", input_shape);
   if (!out_nodes.empty()) options.recorded_options.emplace_back("out_nodes", out_nodes);
   auto model = Compile(std::move(graph), options);
@@ -125,7 +124,8 @@ Result<Model> LoadAnyModel(const std::string& path, CompileOptions options) {
     GE_ASSIGN_OR_RETURN(LoadedOm om, ReadOmFile(path));
     return std::move(om.model);
   }
-  return ConvertModel(path, 5, "", "", std::move(options));
+  const bool pb = path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0;
+  return ConvertModel(path, pb ? 3 : 5, "", "", std::move(options));
 }
 
 }  // namespace ge::app

@@ -28,10 +28,10 @@ std::vector<std::string> SplitList(const std::string& s, char sep);
 Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion_switch_file,
                       const std::string& buffer_optimize, CompileOptions& options);
 
-// Parses a source model (.onnx today) and compiles it.
+// Parses a source model (framework 5: .onnx, 3: TensorFlow frozen .pb) and compiles it.
 Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
                            const std::string& out_nodes, CompileOptions options);
-// .om → loaded model; anything else → ConvertModel with framework 5.
+// .om → loaded model; .pb → ConvertModel with framework 3; anything else → framework 5.
 Result<Model> LoadAnyModel(const std::string& path, CompileOptions options);
 
 }  // namespace ge::app

@@ -1,56 +1,353 @@
-// ge-dump: the IR of a model, and the IR after every pass.
+// ge-dump: a model's IR after every pass, what each pass changed, which
+// pass broke the result, the memory plan and the graph for Graphviz.
+// Flag parsing and printing only; the logic is in dump/*.cc and libge.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
 #include "common/app_common.h"
+#include "dump/bisect.h"
+#include "dump/dot.h"
+#include "dump/graph_diff.h"
+#include "dump/memory_svg.h"
+#include "ge/ir/json_form.h"
 #include "ge/ir/text_form.h"
+#include "ge/npy.h"
+#include "ge/om.h"
 
-int main(int argc, char** argv) {
-  constexpr const char* kTool = "ge-dump";
-  CLI::App app{
-      "ge-dump: show a model's IR in the stable text form.\n\n"
-      "  ge-dump --model m.onnx               # the compiled IR on stdout\n"
-      "  ge-dump --model m.onnx --out DIR     # DIR/00_parsed.txt, DIR/01_<pass>.txt, ... one per pass\n"
-      "  ge-dump --model m.om                 # the IR stored in a .om\n\n"
-      "Also prints the node count per op type. Pass diffs, --track, bisect, memory plots and --dot\n"
-      "are not implemented yet.",
-      kTool};
-  ge::app::InstallOneLineErrors(app, kTool);
-  std::string model, out, log = "warning";
-  app.add_option("--model", model, "Model (.onnx or .om)")->required();
-  app.add_option("--out", out, "Directory for the IR after each pass (created if missing)");
-  app.add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
-  CLI11_PARSE(app, argc, argv);
-  if (auto s = ge::app::SetupLogging(log); !s.ok()) return ge::app::Fail(kTool, s);
+namespace {
 
+constexpr const char* kTool = "ge-dump";
+
+bool IsOm(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".om") == 0; }
+bool IsPb(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0; }
+
+// PATH.tmp, then rename: a failed write never leaves a half file at PATH.
+ge::Status WriteFileAtomic(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    f.close();
+    if (!f) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      return ge::IoError(path + ": write failed");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    return ge::IoError(path + ": " + ec.message());
+  }
+  return ge::Status::Ok();
+}
+
+// The flags every subcommand that compiles shares with ge-atc.
+struct CompileFlags {
+  std::string model, input_shape, disable_pass, fusion_switch_file, buffer_optimize = "on", log = "warning";
+  std::string broken_pass;  // test only: AFTER[:KIND]
+
+  void Add(CLI::App* app, bool model_required) {
+    auto* m = app->add_option("--model", model, "Model: .onnx, TensorFlow frozen .pb, or a compiled .om");
+    if (model_required) m->required();
+    app->add_option("--input_shape", input_shape, "Input shapes as ge-atc takes them: \"x:1,3,224,224;mask:1,128\"");
+    app->add_option("--disable_pass", disable_pass, "Switchable passes to skip, comma-separated (see --list_passes)");
+    app->add_option("--fusion_switch_file", fusion_switch_file, "ATC-style fusion switch file (JSON)");
+    app->add_option("--buffer_optimize", buffer_optimize, "Memory reuse: on (default) or off")
+        ->check(CLI::IsMember({"on", "off"}));
+    app->add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
+    // Test only (docs/ge-dump.md): inserts a deliberately wrong pass so the
+    // e2e tests can check that bisect names it. Hidden: empty group.
+    app->add_option("--test_broken_pass", broken_pass, "AFTER[:negate_const|swap_sub]")->group("");
+  }
+
+  ge::Result<ge::CompileOptions> Options() const {
+    ge::CompileOptions o;
+    GE_RETURN_IF_ERROR(ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, o));
+    if (!broken_pass.empty()) {
+      const size_t colon = broken_pass.find(':');
+      const std::string after = broken_pass.substr(0, colon);
+      const std::string kind = colon == std::string::npos ? "negate_const" : broken_pass.substr(colon + 1);
+      auto p = ge::dump::MakeBrokenPass(kind, after);
+      if (!p.ok()) return p.status().Annotated("--test_broken_pass");
+      o.extra_passes.push_back(std::move(p).value());
+    }
+    return o;
+  }
+
+  // A source model is parsed and compiled under `options`; a .om is read
+  // (it holds the compiled IR only, so compile flags cannot apply to it).
+  ge::Result<ge::Model> Load(const ge::CompileOptions& options) const {
+    if (IsOm(model)) {
+      if (!input_shape.empty() || !disable_pass.empty() || !fusion_switch_file.empty() || !broken_pass.empty() ||
+          buffer_optimize != "on")
+        return ge::InvalidArgument(model + ": a .om is already compiled; --input_shape, --disable_pass, "
+                                   "--fusion_switch_file and --buffer_optimize need a source model (.onnx, .pb)");
+      GE_ASSIGN_OR_RETURN(ge::LoadedOm om, ge::ReadOmFile(model));
+      return std::move(om.model);
+    }
+    return ge::app::ConvertModel(model, IsPb(model) ? 3 : 5, input_shape, "", options);
+  }
+};
+
+void PrintOpCounts(std::FILE* to, const ge::Graph& g) {
+  std::map<std::string, int> counts;
+  for (ge::Node* n : g.nodes()) ++counts[n->type()];
+  std::fprintf(to, "op counts:");
+  for (const auto& [type, c] : counts) std::fprintf(to, " %s=%d", type.c_str(), c);
+  std::fprintf(to, "\n");
+}
+
+void PrintPassList() {
+  std::printf("%-4s %-28s %-10s %-11s %s\n", "#", "pass", "stage", "switchable", "fusion");
+  int i = 1;
+  for (const ge::PassInfo& p : ge::ListPasses())
+    std::printf("%-4d %-28s %-10s %-11s %s\n", i++, p.name.c_str(), p.stage.c_str(), p.required ? "no" : "yes",
+                p.fusion ? "yes" : "no");
+}
+
+// --- ge-dump --model M [--out DIR] [--dot FILE] ---
+int DumpMain(const CompileFlags& flags, const std::string& out, const std::string& dot) {
+  auto options = flags.Options();
+  if (!options.ok()) return ge::app::Fail(kTool, options.status());
+  if (!out.empty() && IsOm(flags.model))
+    return ge::app::Fail(kTool, ge::InvalidArgument("--out: " + flags.model +
+                                                    " is compiled already, it has no passes to dump; give the "
+                                                    "source model (.onnx, .pb)"));
   int step = 0;
   ge::Status write_status;
-  auto write = [&](const std::string& name, const ge::Graph& g) {
-    char prefix[8];
-    std::snprintf(prefix, sizeof(prefix), "%02d_", step++);
-    const std::string path = out + "/" + prefix + name + ".txt";
-    std::ofstream f(path, std::ios::trunc);
-    f << ge::GraphToText(g);
-    if (!f && write_status.ok()) write_status = ge::IoError(path + ": write failed");
-  };
-  ge::CompileOptions options;
   if (!out.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
     if (ec) return ge::app::Fail(kTool, ge::IoError("--out " + out + ": " + ec.message()));
-    options.after_pass = [&](const std::string& pass, const ge::Graph& g) { write(pass, g); };
+    options->after_pass = [&](const std::string& pass, const ge::Graph& g) {
+      char prefix[16];
+      std::snprintf(prefix, sizeof(prefix), "%02d_", step++);
+      const std::string base = out + "/" + prefix + pass;
+      if (!write_status.ok()) return;  // the first failure is the one to report
+      write_status = WriteFileAtomic(base + ".txt", ge::GraphToText(g));
+      if (write_status.ok()) write_status = WriteFileAtomic(base + ".json", ge::GraphToJson(g));
+    };
   }
-  auto m = ge::app::LoadAnyModel(model, options);
+  auto m = flags.Load(*options);
   if (!m.ok()) return ge::app::Fail(kTool, m.status());
   if (!write_status.ok()) return ge::app::Fail(kTool, write_status);
-  if (out.empty()) std::printf("%s", ge::GraphToText(*m->graph).c_str());
-  std::map<std::string, int> counts;
-  for (ge::Node* n : m->graph->nodes()) ++counts[n->type()];
-  std::fprintf(out.empty() ? stderr : stdout, "op counts:");
-  for (const auto& [type, c] : counts) std::fprintf(out.empty() ? stderr : stdout, " %s=%d", type.c_str(), c);
-  std::fprintf(out.empty() ? stderr : stdout, "\n");
-  if (!out.empty()) std::printf("wrote %d pass dumps to %s\n", step, out.c_str());
+  if (!dot.empty())
+    if (auto s = WriteFileAtomic(dot, ge::dump::GraphToDot(*m->graph)); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--dot"));
+  // stdout is the graph text when nothing else is asked for, so it stays
+  // pipeable; the counts then go to stderr.
+  const bool print_ir = out.empty() && dot.empty();
+  if (print_ir) std::printf("%s", ge::GraphToText(*m->graph).c_str());
+  PrintOpCounts(print_ir ? stderr : stdout, *m->graph);
+  if (!out.empty()) std::printf("wrote %d pass dumps to %s (text and JSON)\n", step, out.c_str());
+  if (!dot.empty()) std::printf("wrote %s (%zu nodes)\n", dot.c_str(), m->graph->num_nodes());
   return 0;
+}
+
+// --- ge-dump diff --model M [--track NODE] ---
+int DiffMain(const CompileFlags& flags, const std::string& track) {
+  if (IsOm(flags.model))
+    return ge::app::Fail(kTool, ge::InvalidArgument("diff: " + flags.model +
+                                                    " is compiled already; give the source model (.onnx, .pb)"));
+  auto options = flags.Options();
+  if (!options.ok()) return ge::app::Fail(kTool, options.status());
+  std::vector<ge::dump::GraphSnapshot> snaps;
+  ge::dump::DigestCache digests;
+  options->after_pass = [&](const std::string& pass, const ge::Graph& g) {
+    snaps.push_back(ge::dump::TakeSnapshot(pass, g, &digests));
+  };
+  auto m = flags.Load(*options);
+  if (!m.ok()) return ge::app::Fail(kTool, m.status());
+  if (!track.empty()) {
+    auto steps = ge::dump::TrackNode(snaps, track);
+    if (!steps.ok()) return ge::app::Fail(kTool, steps.status());
+    std::printf("tracking %s through %zu passes\n", track.c_str(), snaps.size() - 1);
+    for (const auto& t : *steps) {
+      std::string what;
+      switch (t.state) {
+        case ge::dump::TrackStep::State::kRemoved:
+          what = t.replaced_by.empty() ? "nothing takes its place that ge-dump can tell"
+                                       : "replaced by (guess) " + [&] {
+                                           std::string s;
+                                           for (const auto& r : t.replaced_by) s += (s.empty() ? "" : ", ") + r;
+                                           return s;
+                                         }();
+          break;
+        case ge::dump::TrackStep::State::kPresent: {
+          auto it = std::find_if(snaps.begin(), snaps.end(), [&](const auto& s) { return s.pass == t.pass; });
+          what = it->nodes.at(track).type;
+          break;
+        }
+        default:
+          for (const auto& d : t.details) what += (what.empty() ? "" : "; ") + d;
+      }
+      std::printf("  %-28s %-9s %s\n", t.pass.c_str(), ge::dump::TrackStateName(t.state), what.c_str());
+    }
+    return 0;
+  }
+  int changed_passes = 0;
+  for (size_t i = 1; i < snaps.size(); ++i) {
+    const ge::dump::PassDiff d = ge::dump::DiffSnapshots(snaps[i - 1], snaps[i]);
+    if (d.empty()) {
+      std::printf("pass %s: no change\n", d.pass.c_str());
+      continue;
+    }
+    ++changed_passes;
+    std::printf("pass %s: %zu added, %zu removed, %zu changed\n", d.pass.c_str(), d.added.size(), d.removed.size(),
+                d.changed.size());
+    for (const auto& n : d.removed) std::printf("  - %s\n", n.c_str());
+    for (const auto& n : d.added) std::printf("  + %s\n", n.c_str());
+    for (const auto& c : d.changed) {
+      std::printf("  ~ %s (%s):", c.name.c_str(), c.type.c_str());
+      for (size_t k = 0; k < c.details.size(); ++k) std::printf("%s %s", k ? ";" : "", c.details[k].c_str());
+      std::printf("\n");
+    }
+  }
+  std::printf("%zu passes ran, %d changed the graph; nodes %zu -> %zu\n", snaps.size() - 1, changed_passes,
+              snaps.front().nodes.size(), snaps.back().nodes.size());
+  return 0;
+}
+
+// --- ge-dump bisect --model M --input x.npy --golden y.npy ---
+int BisectMain(const CompileFlags& flags, const std::string& input, const std::string& golden) {
+  if (IsOm(flags.model))
+    return ge::app::Fail(kTool, ge::InvalidArgument("bisect: " + flags.model +
+                                                    " is compiled already; give the source model (.onnx, .pb)"));
+  auto options = flags.Options();
+  if (!options.ok()) return ge::app::Fail(kTool, options.status());
+  ge::dump::BisectData data;
+  for (const auto& f : ge::app::SplitList(input, ',')) {
+    auto a = ge::ReadNpy(f);
+    if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--input"));
+    data.inputs.push_back(std::move(a).value());
+  }
+  for (const auto& f : ge::app::SplitList(golden, ',')) {
+    auto a = ge::ReadNpy(f);
+    if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--golden"));
+    data.goldens.push_back(std::move(a).value());
+  }
+  auto passes = ge::dump::SwitchablePasses(*options);
+  if (!passes.ok()) return ge::app::Fail(kTool, passes.status());
+  std::printf("bisecting %zu switchable passes of %s\n", passes->size(), flags.model.c_str());
+  std::fflush(stdout);
+  const ge::dump::CompileFn compile = [&](const ge::CompileOptions& o) { return flags.Load(o); };
+  auto r = ge::dump::Bisect(compile, *options, data, [&](const ge::dump::BisectStep& s) {
+    std::printf("step %d: first %zu of %zu passes on%s: %s (%s)\n", s.step, s.prefix, passes->size(),
+                s.last_on.empty() ? "" : (" (last: " + s.last_on + ")").c_str(), s.match ? "match" : "MISMATCH",
+                s.detail.c_str());
+    std::fflush(stdout);
+  });
+  if (!r.ok()) return ge::app::Fail(kTool, r.status());
+  switch (r->outcome) {
+    case ge::dump::BisectResult::Outcome::kFound:
+      std::printf("first bad pass: %s\n", r->culprit.c_str());
+      return 0;
+    case ge::dump::BisectResult::Outcome::kAllMatch:
+      std::printf("every pass matches: the model with all %zu switchable passes on matches the golden\n",
+                  passes->size());
+      return 0;
+    case ge::dump::BisectResult::Outcome::kBaselineFails:
+      return ge::app::Fail(kTool, ge::InvalidArgument(
+                                      "bisect: the result does not match even with every switchable pass off; the "
+                                      "fault is in a required pass, a kernel, or the golden itself"));
+  }
+  return 1;
+}
+
+// --- ge-dump memory --model X.om [--svg FILE] ---
+int MemoryMain(const CompileFlags& flags, const std::string& svg) {
+  auto options = flags.Options();
+  if (!options.ok()) return ge::app::Fail(kTool, options.status());
+  auto m = flags.Load(*options);
+  if (!m.ok()) return ge::app::Fail(kTool, m.status());
+  if (m->memory.empty())
+    return ge::app::Fail(kTool, ge::NotFound(flags.model + ": the model has no memory plan (compiled without the "
+                                                           "memory planner?); recompile it with ge-atc"));
+  std::printf("memory plan of %s\n%s", flags.model.c_str(), ge::dump::PlanSummary(m->memory).c_str());
+  if (!svg.empty()) {
+    auto text = ge::dump::PlanToSvg(m->memory, m->name.empty() ? flags.model : m->name);
+    if (!text.ok()) return ge::app::Fail(kTool, text.status());
+    if (auto s = WriteFileAtomic(svg, *text); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--svg"));
+    std::printf("wrote %s\n", svg.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "ge-dump: what the compiler did to a model, pass by pass.\n\n"
+      "  ge-dump --model m.onnx                  # the compiled IR (text form) on stdout, op counts on stderr\n"
+      "  ge-dump --model m.onnx --out DIR        # DIR/00_parsed.{txt,json}, 01_<pass>.{txt,json}, ...\n"
+      "  ge-dump --model m.onnx --dot g.dot      # the compiled graph for Graphviz\n"
+      "  ge-dump --model m.om                    # the IR stored in a .om\n"
+      "  ge-dump --list_passes                   # the pipeline: name, stage, switchable, fusion\n"
+      "  ge-dump diff --model m.onnx [--track N] # nodes added/removed/changed per pass; one node's story\n"
+      "  ge-dump bisect --model m.onnx --input x.npy --golden y.npy   # the first pass that breaks the result\n"
+      "  ge-dump memory --model m.om --svg plan.svg                   # the memory plan, drawn and summed up\n\n"
+      "Compile flags as in ge-atc: --input_shape, --disable_pass, --fusion_switch_file, --buffer_optimize.\n"
+      "Each subcommand has its own --help. docs/ge-dump.md has examples.",
+      kTool};
+  ge::app::InstallOneLineErrors(app, kTool);
+  app.require_subcommand(0, 1);
+  CompileFlags top;
+  std::string out, dot;
+  bool list_passes = false;
+  top.Add(&app, false);
+  app.add_option("--out", out, "Directory for the IR after each pass, text and JSON (created if missing)");
+  app.add_option("--dot", dot, "Write the compiled graph for Graphviz (dot -Tsvg FILE)");
+  app.add_flag("--list_passes", list_passes, "Print the pass pipeline (name, stage, switchable, fusion) and exit");
+
+  CompileFlags diff_flags;
+  std::string track;
+  CLI::App* diff = app.add_subcommand(
+      "diff", "Pass by pass, the nodes each pass added, removed and changed (type, attributes, inputs, output "
+              "descriptions); with --track NODE, that node's state after every pass and, when it is removed, what "
+              "took its place (a guess from its consumers and from names derived from it).");
+  diff_flags.Add(diff, true);
+  diff->add_option("--track", track, "Follow one node (by name) through the passes");
+
+  CompileFlags bisect_flags;
+  std::string input, golden;
+  CLI::App* bisect = app.add_subcommand(
+      "bisect", "Find the first switchable pass after which the result no longer matches the golden: compiles with "
+                "the first k switchable passes on (binary search over k), runs v2 and compares every output with "
+                "the README criterion (max|y-ref| <= 1e-3*max|ref| + 1e-5, cosine >= 0.99999). Prints each step; "
+                "exit 0 with the pass name, or when everything matches; non-zero when even all passes off mismatch.");
+  bisect_flags.Add(bisect, true);
+  bisect->add_option("--input", input, "Input .npy files, comma-separated, one per model input")->required();
+  bisect->add_option("--golden", golden, "Expected outputs .npy, comma-separated, one per model output")->required();
+
+  CompileFlags memory_flags;
+  std::string svg;
+  CLI::App* memory = app.add_subcommand(
+      "memory", "The memory plan of a model (.om, or a source model compiled now): feature-map peak, lower bound, "
+                "no-reuse sum; with --svg, a drawing (x: execution step, y: offset, one rectangle per buffer, "
+                "labelled with its node; hover for size and lifetime).");
+  memory_flags.Add(memory, true);
+  memory->add_option("--svg", svg, "Write the plan as SVG");
+
+  for (CLI::App* sub : {diff, bisect, memory}) ge::app::InstallOneLineErrors(*sub, kTool);
+  CLI11_PARSE(app, argc, argv);
+
+  const CompileFlags& used = diff->parsed() ? diff_flags : bisect->parsed() ? bisect_flags
+                                                        : memory->parsed() ? memory_flags
+                                                                           : top;
+  if (auto s = ge::app::SetupLogging(used.log); !s.ok()) return ge::app::Fail(kTool, s);
+  if (diff->parsed()) return DiffMain(diff_flags, track);
+  if (bisect->parsed()) return BisectMain(bisect_flags, input, golden);
+  if (memory->parsed()) return MemoryMain(memory_flags, svg);
+  if (list_passes) {
+    PrintPassList();
+    return 0;
+  }
+  if (top.model.empty())
+    return ge::app::Fail(kTool, ge::InvalidArgument("--model is required (or --list_passes, or a subcommand: diff, "
+                                                    "bisect, memory; see --help)"));
+  return DumpMain(top, out, dot);
 }

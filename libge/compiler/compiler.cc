@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "compiler/memory/memory_planner.h"
 #include "compiler/pass.h"
+#include "compiler/tasks/task_builder.h"
 #include "hal/device.h"
 
 namespace ge {
@@ -62,6 +64,16 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   m.options = options.recorded_options;
   m.graph = std::move(graph);
   DescribeModelIo(m);
+
+  // Planning stages (7, 8): they describe the final graph, they do not
+  // rewrite it, so they run after every pass.
+  memory::PlanOptions plan_options;
+  plan_options.alignment = options.memory_alignment;
+  plan_options.reuse = options.buffer_reuse;
+  plan_options.inplace = options.buffer_reuse;  // in-place is reuse too
+  GE_ASSIGN_OR_RETURN(m.memory, memory::PlanMemory(*m.graph, plan_options));
+  GE_ASSIGN_OR_RETURN(m.streams, tasks::BuildTasks(*m.graph, m.memory));
+  spdlog::debug("memory: {}", MemoryReport(m.memory));
   return m;
 }
 

@@ -6,6 +6,7 @@
 
 #include "ge/ir/verifier.h"
 #include "om/om_layout.h"
+#include "om/plan_codec.h"
 
 namespace ge::om {
 namespace {
@@ -210,7 +211,9 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
     o->set_key(k);
     o->set_value(v);
   }
-  return EncodeGraph(*model.graph, def->mutable_graph(), weights);
+  GE_RETURN_IF_ERROR(EncodeGraph(*model.graph, def->mutable_graph(), weights));
+  EncodePlan(model, def);
+  return Status::Ok();
 }
 
 Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t weights_size) {
@@ -252,6 +255,7 @@ Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t 
       return Corrupt("output " + m.outputs[i].name + " is described as " + m.outputs[i].desc.ToString() + ", the graph computes " +
                      src.node->output_desc(src.index).ToString());
   }
+  GE_RETURN_IF_ERROR(DecodePlan(def, m));
   return m;
 }
 

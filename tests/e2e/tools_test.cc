@@ -242,9 +242,10 @@ TEST_F(ToolsTest, AtcEmptyAndTruncatedOnnx) {
                         {"cut.onnx"});
 }
 
-TEST_F(ToolsTest, AtcFramework3IsNotSupportedYet) {
+// --framework 3 is TensorFlow (tests/e2e/tf_models_test.cc); an ONNX file given as one is no GraphDef.
+TEST_F(ToolsTest, AtcFramework3RejectsAnOnnxFile) {
   ToolResult r = Run("ge-atc", {"--model", kTinyOnnx, "--framework", "3", "--output", Path("m")});
-  ExpectAtcFailsCleanly(r, {"--framework", "not supported yet"});
+  ExpectAtcFailsCleanly(r, {"tiny_cnn.onnx", "not a TensorFlow GraphDef"});
 }
 
 TEST_F(ToolsTest, AtcFramework7IsRejected) {
@@ -515,11 +516,19 @@ std::vector<std::string> DumpFiles(const fs::path& dir) {
   return names;
 }
 
+// The text dumps (each has a JSON twin, checked in dump_test.cc).
+std::vector<std::string> TextDumpFiles(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& n : DumpFiles(dir))
+    if (n.size() > 4 && n.substr(n.size() - 4) == ".txt") names.push_back(n);
+  return names;
+}
+
 TEST_F(ToolsTest, DumpOutWritesOneFilePerPass) {
   ToolResult r = Run("ge-dump", {"--model", kTinyOnnx, "--out", Path("dumps")});
   SCOPED_TRACE(r.Describe());
   ASSERT_EQ(r.exit_code, 0);
-  const std::vector<std::string> names = DumpFiles(Path("dumps"));
+  const std::vector<std::string> names = TextDumpFiles(Path("dumps"));
   // 00_parsed.txt, then 01_<first pass>.txt, 02_..., numbered without gaps.
   ASSERT_GE(names.size(), 2u);
   EXPECT_EQ(names[0], "00_parsed.txt");
@@ -547,12 +556,13 @@ TEST_F(ToolsTest, DumpOutWritesOneFilePerPass) {
 TEST_F(ToolsTest, DumpOutFilesAreNamedAfterPassNames) {
   ToolResult r = Run("ge-dump", {"--model", kTinyOnnx, "--out", Path("dumps")});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  std::vector<std::string> want = {"00_parsed.txt"};
+  std::vector<std::string> want = {"00_parsed.json", "00_parsed.txt"};
   const std::vector<std::string> passes = PassNames();
   ASSERT_FALSE(passes.empty());
   for (size_t i = 0; i < passes.size(); ++i) {
     char prefix[24];
     std::snprintf(prefix, sizeof(prefix), "%02zu_", i + 1);
+    want.push_back(prefix + passes[i] + ".json");
     want.push_back(prefix + passes[i] + ".txt");
   }
   EXPECT_EQ(DumpFiles(Path("dumps")), want);

@@ -3,13 +3,16 @@
 // Load = lower, then run Init (weights segment, feature map, kernels created
 // once with their constant inputs). Execute = copy inputs in, run Main (the
 // sequential executor over pre-bound kernel launches), copy outputs out.
-// Unload = DeInit. Memory is a plain arena for now (one slot per tensor);
-// the memory planner replaces it.
+// Unload = DeInit. Memory comes from the model's plan: one weights block,
+// one feature-map block (buffers reused as planned), and the user's own
+// input/output buffers bound zero-copy.
 #include <cstring>
 #include <map>
 
 #include <spdlog/spdlog.h>
 
+#include "compiler/memory/memory_planner.h"
+#include "compiler/tasks/task_builder.h"
 #include "ge/runtime.h"
 #include "hal/device.h"
 #include "ops/kernel_spec.h"
@@ -17,9 +20,6 @@
 
 namespace ge::v2 {
 namespace {
-
-constexpr size_t kAlign = hal::kDefaultAlignment;
-size_t AlignUp(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 // The context of one Main-graph node.
 struct KernelLaunch {
@@ -38,11 +38,14 @@ int LaunchKernel(void* context) {
   return 1;
 }
 
-// Where a tensor lives: the weights segment or the feature map.
-struct Slot {
-  enum Segment { kWeights, kFeatureMap } segment;
-  size_t offset;
-  size_t bytes;
+// A kernel argument that points into a user's buffer: refreshed on every
+// Execute (zero-copy IO).
+struct IoPatch {
+  bool output_arg;  // patches out_args_ (else in_args_)
+  size_t arg;       // index into in_args_ / out_args_
+  Segment segment;  // kInput or kOutput
+  size_t io;        // which user buffer
+  int64_t delta;    // offset inside it
 };
 
 class ModelV2 final : public LoadedModel {
@@ -54,6 +57,16 @@ class ModelV2 final : public LoadedModel {
   Status Load(const Model& model) {
     inputs_ = model.inputs;
     outputs_ = model.outputs;
+    if (model.memory.empty()) {
+      // A model that was never planned (built in memory, or an older .om):
+      // plan it with the compiler's defaults.
+      spdlog::debug("v2: model {} has no memory plan, planning at load", model.name);
+      GE_ASSIGN_OR_RETURN(plan_, memory::PlanMemory(*model.graph, memory::PlanOptions{}));
+      GE_ASSIGN_OR_RETURN(streams_, tasks::BuildTasks(*model.graph, plan_));
+    } else {
+      plan_ = model.memory;
+      streams_ = model.streams;
+    }
     GE_RETURN_IF_ERROR(Lower(model));
     for (auto& step : graph_.init) GE_RETURN_IF_ERROR(step());
     graph_.init.clear();  // Init runs once; its closures hold nothing needed later
@@ -66,111 +79,124 @@ class ModelV2 final : public LoadedModel {
   size_t device_bytes() const override { return weights_.size() + feature_map_.size(); }
 
   Status Execute(const std::vector<const void*>& in, const std::vector<void*>& out) override {
-    if (in.size() != input_slots_.size())
-      return InvalidArgument("model takes " + std::to_string(input_slots_.size()) + " inputs, got " + std::to_string(in.size()));
-    if (out.size() != output_slots_.size())
-      return InvalidArgument("model has " + std::to_string(output_slots_.size()) + " outputs, got " + std::to_string(out.size()));
-    for (size_t i = 0; i < in.size(); ++i) std::memcpy(input_slots_[i].first, in[i], input_slots_[i].second);
+    if (in.size() != plan_.inputs.size())
+      return InvalidArgument("model takes " + std::to_string(plan_.inputs.size()) + " inputs, got " + std::to_string(in.size()));
+    if (out.size() != plan_.outputs.size())
+      return InvalidArgument("model has " + std::to_string(plan_.outputs.size()) + " outputs, got " + std::to_string(out.size()));
+    // Zero copy: kernels read the user's inputs and write the user's outputs.
+    for (const IoPatch& p : patches_) {
+      auto* base = p.segment == Segment::kInput ? static_cast<uint8_t*>(const_cast<void*>(in[p.io]))
+                                                : static_cast<uint8_t*>(out[p.io]);
+      if (p.output_arg) out_args_[p.arg] = base + p.delta;
+      else in_args_[p.arg] = base + p.delta;
+    }
     if (SequentialExecute(&exec_) >= 0) return error_;
-    for (size_t i = 0; i < out.size(); ++i) std::memcpy(out[i], output_slots_[i].first, output_slots_[i].second);
+    for (size_t i = 0; i < out.size(); ++i) {
+      const IoBinding& b = plan_.outputs[i];
+      if (!b.copy || b.size == 0) continue;
+      const void* src = nullptr;
+      if (b.source.segment == Segment::kInput || b.source.segment == Segment::kOutput) {
+        GE_ASSIGN_OR_RETURN(auto where, FindIo(b.source));
+        src = static_cast<const uint8_t*>(b.source.segment == Segment::kInput ? in[where.first] : out[where.first]) + where.second;
+      } else {
+        src = Address(b.source);
+      }
+      std::memcpy(out[i], src, b.size);
+    }
     return Status::Ok();
   }
 
  private:
-  void* Address(const Slot& s) const {
-    auto* base = static_cast<uint8_t*>(s.segment == Slot::kWeights ? weights_.data() : feature_map_.data());
-    return base + s.offset;
+  // Weights and feature-map addresses are fixed at Init.
+  void* Address(const TaskArg& a) const {
+    auto* base = static_cast<uint8_t*>(a.segment == Segment::kWeights ? weights_.data() : feature_map_.data());
+    return base + a.offset;
   }
 
-  // Lowering: decide every address (as segment offsets) and record the Init,
-  // Main and DeInit steps. Nothing is allocated here.
+  // Which user buffer an IO-segment offset falls into, and where in it.
+  Result<std::pair<size_t, int64_t>> FindIo(const TaskArg& a) const {
+    const auto& bindings = a.segment == Segment::kInput ? plan_.inputs : plan_.outputs;
+    for (size_t i = 0; i < bindings.size(); ++i)
+      if (a.offset >= bindings[i].offset && a.offset < bindings[i].offset + std::max<int64_t>(bindings[i].size, 1))
+        return std::make_pair(i, a.offset - bindings[i].offset);
+    return Internal(std::string("v2: offset ") + std::to_string(a.offset) + " is in no " + SegmentName(a.segment) + " buffer");
+  }
+
+  // Lowering: Init allocates the plan's segments and creates the kernels of
+  // stream 0's tasks with their bound arguments; Main runs them in order.
   Status Lower(const Model& model) {
-    GE_ASSIGN_OR_RETURN(auto order, model.graph->TopologicalOrder());
-    std::map<std::pair<const Node*, int>, Slot> slots;
-    size_t weights_size = 0, fm_size = 0;
-    size_t num_launches = 0, num_in = 0, num_out = 0;
-    for (Node* n : order) {
-      for (size_t i = 0; i < n->num_outputs(); ++i) {
-        const int64_t bytes = n->output_desc(i).Bytes();
-        if (bytes < 0) return Unsupported("node " + n->Label() + " has the dynamic shape " + n->output_desc(i).ToString());
-        if (n->type() == op::kConst) {
-          slots[{n, 0}] = Slot{Slot::kWeights, weights_size, static_cast<size_t>(bytes)};
-          weights_size = AlignUp(weights_size + std::max<int64_t>(bytes, 1));
-        } else {
-          slots[{n, static_cast<int>(i)}] = Slot{Slot::kFeatureMap, fm_size, static_cast<size_t>(bytes)};
-          fm_size = AlignUp(fm_size + std::max<int64_t>(bytes, 1));
-        }
-      }
-      if (!IsStructuralNode(*n)) {
-        ++num_launches;
-        num_in += n->num_inputs();
-        num_out += n->num_outputs();
-      }
+    if (streams_.size() > 1) return Unsupported("v2: models with more than one stream are not supported yet");
+    std::map<std::string, Node*> by_name;
+    for (Node* n : model.graph->nodes()) by_name[n->name()] = n;
+    const std::vector<Task> no_tasks;
+    const std::vector<Task>& tasks = streams_.empty() ? no_tasks : streams_[0].tasks;
+    size_t num_in = 0, num_out = 0;
+    for (const Task& t : tasks) {
+      num_in += t.inputs.size();
+      num_out += t.outputs.size();
     }
-    launches_.reserve(num_launches);
-    labels_.reserve(num_launches);
+    launches_.reserve(tasks.size());
+    labels_.reserve(tasks.size());
     in_args_.reserve(num_in);
     out_args_.reserve(num_out);
 
-    // Init 1: the weights segment, with every constant copied in once.
-    std::vector<std::pair<const Tensor*, Slot>> consts;
-    for (Node* n : order)
-      if (n->type() == op::kConst) consts.push_back({n->GetTensor("value"), slots[{n, 0}]});
+    // Init 1: the weights segment, every constant copied to its plan offset.
+    std::vector<std::pair<const Tensor*, TaskArg>> consts;
+    for (const BufferPlan& b : plan_.buffers) {
+      if (b.segment != Segment::kWeights) continue;
+      auto it = by_name.find(b.node);
+      if (it == by_name.end() || it->second->type() != op::kConst) continue;  // a Reshape of a constant shares it
+      const Tensor* t = it->second->GetTensor("value");
+      if (!t || static_cast<int64_t>(t->size()) != b.size) return Internal("v2: constant " + b.node + " does not match its plan");
+      consts.push_back({t, TaskArg{Segment::kWeights, b.offset}});
+    }
+    const size_t weights_size = static_cast<size_t>(plan_.weights_size);
     graph_.init.push_back([this, weights_size, consts] {
       GE_ASSIGN_OR_RETURN(weights_, hal::DeviceBuffer::Allocate(std::max<size_t>(weights_size, 1)));
-      for (const auto& [t, s] : consts)
-        if (s.bytes) std::memcpy(Address(s), t->data(), s.bytes);
+      for (const auto& [t, a] : consts)
+        if (t->size()) std::memcpy(Address(a), t->data(), t->size());
       return Status::Ok();
     });
-    // Init 2: the feature map.
+    // Init 2: one block for the whole feature map, reused as the plan says.
+    const size_t fm_size = static_cast<size_t>(plan_.feature_map_size);
     graph_.init.push_back([this, fm_size] {
       GE_ASSIGN_OR_RETURN(feature_map_, hal::DeviceBuffer::Allocate(std::max<size_t>(fm_size, 1)));
       return Status::Ok();
     });
-    // Init 3: IO bindings.
-    for (Node* d : model.graph->InputNodes()) {
-      Slot s = slots[{d, 0}];
-      graph_.init.push_back([this, s] {
-        input_slots_.push_back({Address(s), s.bytes});
-        return Status::Ok();
-      });
-    }
-    Node* net_output = model.graph->OutputNode();
-    for (size_t i = 0; net_output && i < net_output->num_inputs(); ++i) {
-      Endpoint src = net_output->InputSource(i);
-      if (!src.valid()) return Internal("NetOutput input " + std::to_string(i) + " is unconnected");
-      Slot s = slots[{src.node, src.index}];
-      graph_.init.push_back([this, s] {
-        output_slots_.push_back({Address(s), s.bytes});
-        return Status::Ok();
-      });
-    }
-    // Init 4: one kernel per compute node, created with its constant inputs;
-    // Main gets the bound launch.
+    // Init 3: one kernel per task, created with its constant inputs.
     const hal::KernelRegistry& registry = hal::CpuDevice().kernels();
-    for (Node* n : order) {
-      if (IsStructuralNode(*n)) continue;
-      hal::KernelSpec spec = BuildKernelSpec(*n);
-      std::vector<std::pair<bool, Slot>> in_slots;  // (present, slot)
-      for (size_t i = 0; i < n->num_inputs(); ++i) {
-        Endpoint src = n->InputSource(i);
-        in_slots.push_back(src.valid() ? std::make_pair(true, slots[{src.node, src.index}]) : std::make_pair(false, Slot{}));
-      }
-      std::vector<Slot> out_slots;
-      for (size_t i = 0; i < n->num_outputs(); ++i) out_slots.push_back(slots[{n, static_cast<int>(i)}]);
-      labels_.push_back(n->Label());
+    for (const Task& t : tasks) {
+      auto it = by_name.find(t.node);
+      if (it == by_name.end()) return Internal("v2: task for unknown node " + t.node);
+      const Node& n = *it->second;
+      hal::KernelSpec spec = BuildKernelSpec(n);
+      labels_.push_back(n.Label());
       const std::string* label = &labels_.back();
       launches_.push_back(KernelLaunch{nullptr, nullptr, nullptr, label, &error_});
       KernelLaunch* launch = &launches_.back();
       graph_.main.push_back(ExecNode{LaunchKernel, launch});
-      graph_.init.push_back([this, spec, in_slots, out_slots, launch, &registry]() mutable {
+      graph_.init.push_back([this, spec, t, launch, &registry]() mutable {
         const size_t in_begin = in_args_.size();
-        for (const auto& [present, s] : in_slots) {
-          in_args_.push_back(present ? Address(s) : nullptr);
-          spec.const_inputs.push_back(present && s.segment == Slot::kWeights ? Address(s) : nullptr);
+        for (const TaskArg& a : t.inputs) {
+          const bool present = a.offset >= 0;
+          const bool io = a.segment == Segment::kInput || a.segment == Segment::kOutput;
+          if (present && io) {
+            GE_ASSIGN_OR_RETURN(auto where, FindIo(a));
+            patches_.push_back(IoPatch{false, in_args_.size(), a.segment, where.first, where.second});
+          }
+          in_args_.push_back(present && !io ? Address(a) : nullptr);
+          spec.const_inputs.push_back(present && a.segment == Segment::kWeights ? Address(a) : nullptr);
         }
         const size_t out_begin = out_args_.size();
-        for (const Slot& s : out_slots) out_args_.push_back(Address(s));
+        for (const TaskArg& a : t.outputs) {
+          if (a.segment == Segment::kOutput) {
+            GE_ASSIGN_OR_RETURN(auto where, FindIo(a));
+            patches_.push_back(IoPatch{true, out_args_.size(), a.segment, where.first, where.second});
+            out_args_.push_back(nullptr);
+          } else {
+            out_args_.push_back(Address(a));
+          }
+        }
         auto kernel = registry.Create(spec);
         if (!kernel.ok()) return kernel.status().Annotated("node " + *launch->label);
         launch->kernel = kernel->get();
@@ -182,10 +208,13 @@ class ModelV2 final : public LoadedModel {
     }
     graph_.deinit.push_back([this] { feature_map_ = hal::DeviceBuffer(); weights_ = hal::DeviceBuffer(); });
     graph_.deinit.push_back([this] { kernels_.clear(); });  // runs first (reverse order)
-    spdlog::debug("v2 lowering: {} kernels, weights {} B, feature map {} B", num_launches, weights_size, fm_size);
+    spdlog::debug("v2 lowering: {} kernels, weights {} B, feature map {} B (plan)", tasks.size(), weights_size, fm_size);
     return Status::Ok();
   }
 
+  MemoryPlan plan_;
+  std::vector<StreamTasks> streams_;
+  std::vector<IoPatch> patches_;
   std::vector<IoDesc> inputs_, outputs_;
   ExecuteGraph graph_;
   SequentialExecutionData exec_{0, nullptr};
@@ -195,7 +224,6 @@ class ModelV2 final : public LoadedModel {
   std::vector<std::string> labels_;     // reserved up front, same reason
   std::vector<const void*> in_args_;
   std::vector<void*> out_args_;
-  std::vector<std::pair<void*, size_t>> input_slots_, output_slots_;
   Status error_;
 };
 

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/memory/memory_planner.h"
+#include "compiler/tasks/task_builder.h"
 #include "ge/ir/text_form.h"
 #include "ge/model.h"
 #include "ge/om.h"
@@ -817,6 +819,178 @@ TEST(OmCorruption, BadModelDefinitionsAreErrorsEvenWithValidChecksums) {
   // for their edit, not for the reassembly.
   const std::string same = WithModelDef(good, base);
   EXPECT_TRUE(ParseCopy(same, same.size(), "d.om").ok());
+}
+
+
+// ------------------------------------------------------ memory plan and tasks
+
+// x -> add(x, c) -> relu -> s1 -> s2 -> s3 -> out, planned without in-place
+// so the feature map holds add, relu, s1, s2 (two offsets, reused).
+Model PlannedModel() {
+  Model m = SmallModel();
+  Graph* g = m.graph.get();
+  Node* relu = nullptr;
+  for (Node* n : g->nodes())
+    if (n->name() == "relu") relu = n;
+  Node* out = g->OutputNode();
+  Node* prev = relu;
+  g->RemoveInputEdge(out, 0);
+  for (const char* name : {"s1", "s2", "s3"}) {
+    Node* s = g->AddNode("Sigmoid", name, 1, 1);
+    s->output_desc(0) = F32({1, 4});
+    EXPECT_TRUE(g->AddEdge(prev, 0, s, 0).ok());
+    prev = s;
+  }
+  EXPECT_TRUE(g->AddEdge(prev, 0, out, 0).ok());
+  DescribeModelIo(m);
+  memory::PlanOptions o;
+  o.inplace = false;
+  auto plan = memory::PlanMemory(*g, o);
+  EXPECT_TRUE(plan.ok()) << plan.status().ToString();
+  m.memory = *plan;
+  auto tasks = tasks::BuildTasks(*g, m.memory);
+  EXPECT_TRUE(tasks.ok());
+  m.streams = *tasks;
+  return m;
+}
+
+TEST(OmRoundTrip, MemoryPlanAndTasksSurvive) {
+  const Model m = PlannedModel();
+  ASSERT_GT(m.memory.feature_map_size, 0);
+  const std::string bytes = Serialize(m);
+  auto loaded = ParseOm(bytes.data(), bytes.size(), "p.om");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const MemoryPlan& a = m.memory;
+  const MemoryPlan& b = loaded->model.memory;
+  EXPECT_EQ(b.alignment, a.alignment);
+  EXPECT_EQ(b.reuse, a.reuse);
+  EXPECT_EQ(b.weights_size, a.weights_size);
+  EXPECT_EQ(b.feature_map_size, a.feature_map_size);
+  EXPECT_EQ(b.input_size, a.input_size);
+  EXPECT_EQ(b.output_size, a.output_size);
+  EXPECT_EQ(b.no_reuse_size, a.no_reuse_size);
+  EXPECT_EQ(b.lower_bound, a.lower_bound);
+  EXPECT_EQ(b.order, a.order);
+  ASSERT_EQ(b.buffers.size(), a.buffers.size());
+  for (size_t i = 0; i < a.buffers.size(); ++i) {
+    const BufferPlan &x = a.buffers[i], &y = b.buffers[i];
+    EXPECT_TRUE(x.node == y.node && x.output == y.output && x.symbol == y.symbol && x.segment == y.segment &&
+                x.offset == y.offset && x.size == y.size && x.first_use == y.first_use && x.last_use == y.last_use)
+        << x.node;
+  }
+  ASSERT_EQ(b.outputs.size(), a.outputs.size());
+  ASSERT_EQ(b.inputs.size(), a.inputs.size());
+  EXPECT_EQ(b.outputs[0].offset, a.outputs[0].offset);
+  EXPECT_EQ(b.outputs[0].copy, a.outputs[0].copy);
+  ASSERT_EQ(loaded->model.streams.size(), 1u);
+  const auto& ta = m.streams[0].tasks;
+  const auto& tb = loaded->model.streams[0].tasks;
+  ASSERT_EQ(tb.size(), ta.size());
+  for (size_t i = 0; i < ta.size(); ++i) {
+    EXPECT_EQ(tb[i].node, ta[i].node);
+    EXPECT_EQ(tb[i].kernel, ta[i].kernel);
+    ASSERT_EQ(tb[i].inputs.size(), ta[i].inputs.size());
+    for (size_t k = 0; k < ta[i].inputs.size(); ++k) {
+      EXPECT_EQ(tb[i].inputs[k].segment, ta[i].inputs[k].segment);
+      EXPECT_EQ(tb[i].inputs[k].offset, ta[i].inputs[k].offset);
+    }
+    ASSERT_EQ(tb[i].outputs.size(), ta[i].outputs.size());
+    EXPECT_EQ(tb[i].outputs[0].offset, ta[i].outputs[0].offset);
+  }
+  // Same input, same bytes.
+  EXPECT_EQ(Serialize(PlannedModel()), bytes);
+}
+
+TEST_F(OmFileTest, OmToJsonShowsThePlanAndTasks) {
+  const std::string path = Path("p.om");
+  ASSERT_TRUE(WriteOmFile(PlannedModel(), path).ok());
+  auto json = OmToJson(path);
+  ASSERT_TRUE(json.ok()) << json.status().ToString();
+  auto j = nlohmann::json::parse(*json);
+  const auto& mem = j["model"]["memory"];
+  EXPECT_EQ(mem["alignment"], "64");  // proto3 JSON writes int64 as strings
+  EXPECT_TRUE(mem.contains("feature_map_size"));
+  EXPECT_TRUE(mem.contains("lower_bound"));
+  EXPECT_GE(mem["buffers"].size(), 7u);
+  EXPECT_EQ(mem["order"].size(), 8u);
+  ASSERT_EQ(j["model"]["streams"].size(), 1u);
+  EXPECT_EQ(j["model"]["streams"][0]["tasks"].size(), 5u);  // add relu s1 s2 s3
+}
+
+TEST(OmCorruption, BadMemoryPlansAndTasksAreErrors) {
+  const std::string good = Serialize(PlannedModel());
+  const om::ModelDef base = ModelDefOf(good);
+  auto buffer = [](om::ModelDef& d, const std::string& node) -> om::BufferDef& {
+    for (om::BufferDef& b : *d.mutable_memory()->mutable_buffers())
+      if (b.node() == node) return b;
+    ADD_FAILURE() << "no buffer " << node;
+    return *d.mutable_memory()->mutable_buffers(0);
+  };
+  auto task = [](om::ModelDef& d, const std::string& node) -> om::TaskDef& {
+    for (om::TaskDef& t : *d.mutable_streams(0)->mutable_tasks())
+      if (t.node() == node) return t;
+    ADD_FAILURE() << "no task " << node;
+    return *d.mutable_streams(0)->mutable_tasks(0);
+  };
+  struct Case {
+    const char* what;
+    std::function<void(om::ModelDef&)> edit;
+    const char* expect;
+  };
+  const std::vector<Case> cases = {
+      {"alignment", [](om::ModelDef& d) { d.mutable_memory()->set_alignment(48); }, "power of two"},
+      {"huge segment", [](om::ModelDef& d) { d.mutable_memory()->set_feature_map_size(int64_t{1} << 50); }, "out of range"},
+      {"buffer outside", [&](om::ModelDef& d) { buffer(d, "s1").set_offset(1 << 20); }, "outside the feature_map"},
+      {"buffer wraps", [&](om::ModelDef& d) { buffer(d, "s1").set_offset(std::numeric_limits<int64_t>::max() - 8); }, "outside"},
+      {"negative offset", [&](om::ModelDef& d) { buffer(d, "s1").set_offset(-64); }, "outside"},
+      {"unaligned", [&](om::ModelDef& d) { buffer(d, "s1").set_offset(4); }, "aligned"},
+      {"segment", [&](om::ModelDef& d) { buffer(d, "s1").set_segment(7); }, "segment"},
+      {"size", [&](om::ModelDef& d) { buffer(d, "s1").set_size(4); }, "size"},
+      {"unknown node", [&](om::ModelDef& d) { buffer(d, "s1").set_node("ghost"); }, "unknown node"},
+      {"missing buffer", [](om::ModelDef& d) { d.mutable_memory()->mutable_buffers()->RemoveLast(); }, "buffer"},
+      {"lifetime", [&](om::ModelDef& d) { buffer(d, "s1").set_last_use(1000); }, "lifetime"},
+      {"symbol", [&](om::ModelDef& d) { buffer(d, "s1").set_symbol(buffer(d, "x").symbol()); }, "symbol"},
+      {"overlap",
+       [&](om::ModelDef& d) { buffer(d, "s1").set_offset(buffer(d, "relu").offset()); },
+       "overlap"},
+      {"order unknown", [](om::ModelDef& d) { d.mutable_memory()->set_order(0, "ghost"); }, "unknown node"},
+      {"order twice", [](om::ModelDef& d) { d.mutable_memory()->set_order(0, d.memory().order(1)); }, "twice"},
+      {"order short", [](om::ModelDef& d) { d.mutable_memory()->mutable_order()->RemoveLast(); }, "misses"},
+      {"io count", [](om::ModelDef& d) { d.mutable_memory()->clear_outputs(); }, "IO bindings"},
+      {"io outside", [](om::ModelDef& d) { d.mutable_memory()->mutable_outputs(0)->set_offset(4096); }, "outside the output"},
+      {"copy source", [](om::ModelDef& d) {
+         d.mutable_memory()->mutable_outputs(0)->set_copy(true);
+         d.mutable_memory()->mutable_outputs(0)->mutable_source()->set_segment(1);
+         d.mutable_memory()->mutable_outputs(0)->mutable_source()->set_offset(1 << 20);
+       }, "source"},
+      {"task arg outside", [&](om::ModelDef& d) { task(d, "s2").mutable_inputs(0)->set_offset(1 << 30); }, "outside"},
+      {"task arg segment", [&](om::ModelDef& d) { task(d, "s2").mutable_inputs(0)->set_segment(-1); }, "segment"},
+      {"task writes weights", [&](om::ModelDef& d) { task(d, "s2").mutable_outputs(0)->set_segment(0); }, "read-only"},
+      {"task arity", [&](om::ModelDef& d) { task(d, "s2").add_inputs(); }, "argument count"},
+      {"task kernel id", [&](om::ModelDef& d) { task(d, "s2").set_kernel(9); }, "sequence"},
+      {"task node", [&](om::ModelDef& d) { task(d, "s2").set_node("ghost"); }, "unknown node"},
+      {"task kind", [&](om::ModelDef& d) { task(d, "s2").set_kind(5); }, "kind"},
+      {"tasks without plan", [](om::ModelDef& d) { d.clear_memory(); }, "without a memory plan"},
+  };
+  for (const Case& c : cases) {
+    om::ModelDef def = base;
+    c.edit(def);
+    const std::string bytes = WithModelDef(good, def);
+    auto r = ParseCopy(bytes, bytes.size(), "p.om");
+    ASSERT_FALSE(r.ok()) << c.what << " was accepted";
+    EXPECT_EQ(r.status().code(), StatusCode::kCorrupt) << c.what << ": " << r.status().ToString();
+    EXPECT_NE(r.status().message().find(c.expect), std::string::npos) << c.what << ": " << r.status().message();
+  }
+  const std::string same = WithModelDef(good, base);
+  EXPECT_TRUE(ParseCopy(same, same.size(), "p.om").ok());
+  // Bit flips over a planned file are errors too (the checksums catch them;
+  // the plan checks guard what a checksum cannot).
+  for (size_t pos = 0; pos < good.size(); pos += 7) {
+    std::string bad = good;
+    bad[pos] = static_cast<char>(bad[pos] ^ 0x10);
+    auto r = ParseCopy(bad, bad.size(), "p.om");
+    EXPECT_FALSE(r.ok()) << pos;
+  }
 }
 
 // A constant whose dims multiply past 2^63 must not pass for a small tensor:

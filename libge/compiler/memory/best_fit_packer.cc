@@ -1,0 +1,163 @@
+// Offsets for the feature map: best-fit interval packing over a few orders.
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include "compiler/memory/memory_planner.h"
+
+namespace ge::memory {
+namespace {
+
+bool Overlap(const Interval& a, const Interval& b) { return a.first <= b.last && b.first <= a.last; }
+
+// Places intervals in `order`; returns the peak. Each goes into the smallest
+// free gap (between intervals alive at the same time) that holds it, else on
+// top of them: best fit keeps large holes for large buffers.
+int64_t PlaceInOrder(const std::vector<Interval>& iv, const std::vector<int64_t>& sizes, const std::vector<size_t>& order,
+                     std::vector<int64_t>& offsets) {
+  std::vector<size_t> placed;
+  placed.reserve(order.size());
+  std::vector<std::pair<int64_t, int64_t>> busy;  // (offset, end) of overlapping placed intervals
+  int64_t peak = 0;
+  for (size_t idx : order) {
+    const int64_t size = sizes[idx];
+    busy.clear();
+    for (size_t p : placed)
+      if (Overlap(iv[p], iv[idx])) busy.push_back({offsets[p], offsets[p] + sizes[p]});
+    std::sort(busy.begin(), busy.end());
+    int64_t best = -1, best_gap = std::numeric_limits<int64_t>::max();
+    int64_t cursor = 0;
+    for (const auto& [off, end] : busy) {
+      if (off > cursor) {
+        const int64_t gap = off - cursor;
+        if (gap >= size && gap < best_gap) {
+          best_gap = gap;
+          best = cursor;
+        }
+      }
+      cursor = std::max(cursor, end);
+    }
+    if (best < 0) best = cursor;  // on top of everything alive
+    offsets[idx] = best;
+    peak = std::max(peak, best + size);
+    placed.push_back(idx);
+  }
+  return peak;
+}
+
+}  // namespace
+
+int64_t AlignUp(int64_t v, int64_t alignment) { return (v + alignment - 1) / alignment * alignment; }
+
+int64_t LowerBound(const std::vector<Interval>& intervals, int64_t alignment) {
+  // Sweep: +size at first, -size after last.
+  std::vector<std::pair<int64_t, int64_t>> events;
+  for (const Interval& i : intervals) {
+    const int64_t s = AlignUp(i.size, alignment);
+    if (s == 0) continue;
+    events.push_back({int64_t{i.first} * 2, s});
+    events.push_back({int64_t{i.last} * 2 + 1, -s});
+  }
+  std::sort(events.begin(), events.end());
+  int64_t alive = 0, best = 0;
+  for (size_t k = 0; k < events.size();) {
+    const int64_t t = events[k].first;
+    for (; k < events.size() && events[k].first == t; ++k) alive += events[k].second;
+    best = std::max(best, alive);
+  }
+  return best;
+}
+
+Packing PackIntervals(const std::vector<Interval>& iv, int64_t alignment, bool reuse) {
+  Packing out;
+  const size_t n = iv.size();
+  std::vector<int64_t> sizes(n);
+  for (size_t i = 0; i < n; ++i) sizes[i] = AlignUp(iv[i].size, alignment);
+  out.offsets.assign(n, 0);
+  std::vector<size_t> base(n);
+  std::iota(base.begin(), base.end(), size_t{0});
+  // Zero-byte buffers need no memory: offset 0, never packed.
+  base.erase(std::remove_if(base.begin(), base.end(), [&](size_t i) { return sizes[i] == 0; }), base.end());
+  if (!reuse) {
+    std::stable_sort(base.begin(), base.end(), [&](size_t a, size_t b) { return iv[a].first < iv[b].first; });
+    for (size_t i : base) {
+      out.offsets[i] = out.peak;
+      out.peak += sizes[i];
+    }
+    return out;
+  }
+  auto len = [&](size_t i) { return int64_t{iv[i].last} - iv[i].first + 1; };
+  // Breadth of a step: the bytes alive at it. An interval's key is the
+  // widest step it lives through (TFLite's greedy-by-breadth): the crowded
+  // steps are packed first, tightly.
+  int32_t steps = 0;
+  for (size_t i : base) steps = std::max(steps, iv[i].last + 1);
+  std::vector<int64_t> breadth(static_cast<size_t>(steps) + 1, 0);
+  for (size_t i : base) {
+    breadth[iv[i].first] += sizes[i];
+    breadth[static_cast<size_t>(iv[i].last) + 1] -= sizes[i];
+  }
+  for (int32_t t = 1; t <= steps; ++t) breadth[t] += breadth[t - 1];
+  std::vector<int64_t> widest(n, 0);
+  for (size_t i : base)
+    for (int32_t t = iv[i].first; t <= iv[i].last; ++t) widest[i] = std::max(widest[i], breadth[t]);
+  const int64_t bound = LowerBound(iv, alignment);
+
+  using Less = std::function<bool(size_t, size_t)>;
+  const std::vector<Less> orders = {
+      [&](size_t a, size_t b) { return sizes[a] != sizes[b] ? sizes[a] > sizes[b] : iv[a].first < iv[b].first; },
+      [&](size_t a, size_t b) {
+        return widest[a] != widest[b] ? widest[a] > widest[b] : sizes[a] != sizes[b] ? sizes[a] > sizes[b] : iv[a].first < iv[b].first;
+      },
+      [&](size_t a, size_t b) { return len(a) != len(b) ? len(a) > len(b) : sizes[a] > sizes[b]; },
+      [&](size_t a, size_t b) { return sizes[a] * len(a) != sizes[b] * len(b) ? sizes[a] * len(a) > sizes[b] * len(b) : a < b; },
+      [&](size_t a, size_t b) { return iv[a].first != iv[b].first ? iv[a].first < iv[b].first : sizes[a] > sizes[b]; },
+  };
+  out.peak = -1;
+  std::vector<int64_t> offsets(n, 0);
+  std::vector<size_t> best_order;
+  for (const Less& less : orders) {
+    std::vector<size_t> order = base;
+    std::stable_sort(order.begin(), order.end(), less);
+    const int64_t peak = PlaceInOrder(iv, sizes, order, offsets);
+    if (out.peak < 0 || peak < out.peak) {
+      out.peak = peak;
+      out.offsets = offsets;
+      best_order = order;
+    }
+    if (out.peak == bound) return out;
+  }
+  // Still above the bound: a local search over the best order (swap two
+  // buffers, keep the swap when the peak does not grow), seeded, so the
+  // same graph always gives the same plan. The budget keeps big graphs fast.
+  const size_t m = best_order.size();
+  if (m >= 2) {
+    const int64_t per_try = static_cast<int64_t>(m) * static_cast<int64_t>(m);
+    const int64_t tries = std::min<int64_t>(2000, std::max<int64_t>(0, int64_t{50'000'000} / per_try));
+    std::mt19937 rng(1);
+    std::uniform_int_distribution<size_t> pick(0, m - 1);
+    std::vector<size_t> order = best_order;
+    int64_t current = out.peak;
+    for (int64_t k = 0; k < tries && out.peak > bound; ++k) {
+      const size_t i = pick(rng), j = pick(rng);
+      if (i == j) continue;
+      std::swap(order[i], order[j]);
+      const int64_t peak = PlaceInOrder(iv, sizes, order, offsets);
+      if (peak <= current) {
+        current = peak;
+        if (peak < out.peak) {
+          out.peak = peak;
+          out.offsets = offsets;
+        }
+      } else {
+        std::swap(order[i], order[j]);
+      }
+    }
+  }
+  if (out.peak < 0) out.peak = 0;
+  return out;
+}
+
+}  // namespace ge::memory

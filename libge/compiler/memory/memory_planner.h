@@ -1,0 +1,51 @@
+// The memory planner (compiler stage 7): execution order, lifetimes,
+// symbols, segments and offsets. See docs/memory-planner.md.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ge/ir/graph.h"
+#include "ge/plan.h"
+
+namespace ge::memory {
+
+struct PlanOptions {
+  int64_t alignment = 64;  // a power of two
+  bool reuse = true;       // false: every feature-map buffer its own range
+  bool inplace = true;     // let in-place capable ops write over a dying input
+};
+
+// The order the runtimes execute nodes in (step = index): the graph's
+// topological order. Every lifetime is measured over it.
+Result<std::vector<Node*>> ExecutionOrder(const Graph& g);
+
+// A buffer to place in the feature map: `size` bytes alive over the steps
+// [first, last] (inclusive).
+struct Interval {
+  int64_t size = 0;
+  int32_t first = 0;
+  int32_t last = 0;
+};
+
+int64_t AlignUp(int64_t v, int64_t alignment);
+
+// The largest total of (aligned) bytes alive at one step: no placement can
+// use less.
+int64_t LowerBound(const std::vector<Interval>& intervals, int64_t alignment);
+
+struct Packing {
+  std::vector<int64_t> offsets;  // per interval, aligned
+  int64_t peak = 0;              // end of the highest buffer
+};
+
+// Best-fit placement: each interval, in a few candidate orders (largest
+// first, longest lifetime first, earliest first), goes into the smallest gap
+// between already-placed intervals whose lifetimes overlap it; the order
+// with the lowest peak wins. reuse = false stacks every interval.
+Packing PackIntervals(const std::vector<Interval>& intervals, int64_t alignment, bool reuse);
+
+// The whole plan for a graph whose shapes are static.
+Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options);
+
+}  // namespace ge::memory

@@ -1,0 +1,107 @@
+// The memory plan's SVG and summary from a hand-built plan, and the dot form.
+#include <gtest/gtest.h>
+
+#include "dump/dot.h"
+#include "dump/memory_svg.h"
+#include "tests/unit/dump/dump_test_graphs.h"
+
+namespace ge::dump::test {
+namespace {
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t pos = s.find(what); pos != std::string::npos; pos = s.find(what, pos + 1)) ++n;
+  return n;
+}
+
+// Four steps; a and b alive at once, c reuses a's offset; one weight, one input.
+MemoryPlan HandBuiltPlan() {
+  MemoryPlan p;
+  p.order = {"x", "a", "b", "c"};
+  p.feature_map_size = 2048;
+  p.lower_bound = 2048;
+  p.no_reuse_size = 3072;
+  p.weights_size = 64;
+  p.input_size = 256;
+  auto buf = [](std::string node, Segment seg, int64_t symbol, int64_t off, int64_t size, int first, int last) {
+    BufferPlan b;
+    b.node = std::move(node);
+    b.segment = seg;
+    b.symbol = symbol;
+    b.offset = off;
+    b.size = size;
+    b.first_use = first;
+    b.last_use = last;
+    return b;
+  };
+  p.buffers = {buf("w<1>", Segment::kWeights, 0, 0, 64, 0, 3), buf("x", Segment::kInput, 1, 0, 256, 0, 1),
+               buf("a", Segment::kFeatureMap, 2, 0, 1024, 1, 2), buf("b", Segment::kFeatureMap, 3, 1024, 1024, 2, 3),
+               buf("c", Segment::kFeatureMap, 4, 0, 1024, 3, 3)};
+  return p;
+}
+
+TEST(MemorySvg, OneRectanglePerBufferWithTooltipAndLabel) {
+  auto svg = PlanToSvg(HandBuiltPlan(), "hand");
+  ASSERT_TRUE(svg.ok()) << svg.status().message();
+  const std::string& s = *svg;
+  EXPECT_EQ(s.rfind("<?xml", 0), 0u);
+  EXPECT_NE(s.find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+  EXPECT_NE(s.find("</svg>"), std::string::npos);
+  // Weights are left out: four buffers drawn, in two panels.
+  EXPECT_EQ(Count(s, "<g class=\"buffer\">"), 4u);
+  EXPECT_EQ(Count(s, "<g class=\"segment\""), 2u);
+  EXPECT_EQ(s.find("w&lt;1&gt;"), std::string::npos);
+  EXPECT_NE(s.find("<title>a:0\nsize 1.0 KiB (1024 B), offset 0\nsteps 1..2"), std::string::npos) << s;
+  EXPECT_NE(s.find("<title>b:0\nsize 1.0 KiB (1024 B), offset 1024\nsteps 2..3"), std::string::npos);
+  EXPECT_NE(s.find(">a</text>"), std::string::npos) << "big rectangles carry their node's name";
+  EXPECT_NE(s.find("lower bound 2.0 KiB"), std::string::npos);
+  // Same bytes every time (it is a file people diff and check in).
+  EXPECT_EQ(*PlanToSvg(HandBuiltPlan(), "hand"), s);
+}
+
+TEST(MemorySvg, GeometryFollowsStepsAndOffsets) {
+  auto svg = PlanToSvg(HandBuiltPlan(), "hand");
+  ASSERT_TRUE(svg.ok());
+  // Plot: x from 90 over 1090 px for 4 steps (272.5 px each); the feature-map
+  // panel is 360 px for 2048 bytes. b: steps 2..3, offset 1024 -> y = top + 180.
+  const std::string& s = *svg;
+  const size_t b = s.find("<title>b:0");
+  ASSERT_NE(b, std::string::npos);
+  const std::string rect = s.substr(s.find("<rect", b), 80);
+  EXPECT_NE(rect.find("x=\"635.0\""), std::string::npos) << rect;
+  EXPECT_NE(rect.find("width=\"545.0\""), std::string::npos) << rect;
+  EXPECT_NE(rect.find("height=\"180.0\""), std::string::npos) << rect;
+}
+
+TEST(MemorySvg, AnEmptyPlanIsAnErrorNamingTheModel) {
+  auto svg = PlanToSvg(MemoryPlan{}, "model.om");
+  ASSERT_FALSE(svg.ok());
+  EXPECT_NE(svg.status().message().find("model.om"), std::string::npos);
+  EXPECT_NE(svg.status().message().find("no memory plan"), std::string::npos);
+}
+
+TEST(MemorySvg, SummaryGivesPeakLowerBoundAndNoReuse) {
+  const std::string s = PlanSummary(HandBuiltPlan());
+  EXPECT_NE(s.find("feature-map peak: 2048 B"), std::string::npos) << s;
+  EXPECT_NE(s.find("lower bound:      2048 B"), std::string::npos) << s;
+  EXPECT_NE(s.find("peak/lower bound 1.000x"), std::string::npos) << s;
+  EXPECT_NE(s.find("no-reuse sum:     3072 B"), std::string::npos) << s;
+  EXPECT_NE(s.find("steps: 4, buffers: 5"), std::string::npos) << s;
+}
+
+TEST(Dot, NodesLabelledWithTypeAndNameEdgesWithShapes) {
+  auto g = SubReluGraph();
+  g->FindNode("sub")->output_desc(0) = TensorDesc(DataType::kFloat32, {2, 3});
+  g->AddControlEdge(g->FindNode("c"), g->FindNode("relu"));
+  g->FindNode("relu")->set_name("re\"lu");  // quotes in names are escaped
+  const std::string d = GraphToDot(*g);
+  EXPECT_EQ(d.rfind("digraph \"sub_relu\" {", 0), 0u) << d;
+  EXPECT_NE(d.find("[label=\"Sub\\nsub\""), std::string::npos) << d;
+  EXPECT_NE(d.find("[label=\"Relu\\nre\\\"lu\""), std::string::npos) << d;
+  EXPECT_NE(d.find("n2 -> n3 [label=\"f32[2,3]\"]"), std::string::npos) << d;
+  EXPECT_NE(d.find("style=dashed"), std::string::npos) << d;
+  EXPECT_EQ(Count(d, " -> "), 5u);  // four data edges, one control edge
+}
+
+}  // namespace
+}  // namespace ge::dump::test
