@@ -125,7 +125,7 @@ TEST_F(TfToolsTest, PrecheckPassesOnASupportedModelAndWritesNextToOutput) {
 }
 
 TEST_F(TfToolsTest, BadPbBytesAreOneClearError) {
-  WriteFileBytes(Path("garbage.pb"), std::string("\x0a\xff\xff\xff\xff garbage that is no GraphDef", 36));
+  WriteFileBytes(Path("garbage.pb"), std::string("\x0a\xff\xff\xff\xff garbage that is no GraphDef"));
   ToolResult r = Run("ge-atc", {"--model", Path("garbage.pb"), "--framework", "3", "--output", Path("g")});
   ExpectOneErrorLine(r, "ge-atc", {"garbage.pb", "not a TensorFlow GraphDef"});
   WriteFileBytes(Path("empty.pb"), "");

@@ -169,7 +169,7 @@ TEST(TfParser, EveryUnsupportedNodeIsReportedAtOnce) {
 }
 
 TEST(TfParser, BadBytesAreOneClearError) {
-  for (const std::string& bytes : {std::string(), std::string("\xff\xff\xff\xff not a graph", 18)}) {
+  for (const std::string& bytes : {std::string(), std::string("\xff\xff\xff\xff not a graph")}) {
     auto g = ParseTfBytes(bytes, {}, "bad.pb");
     ASSERT_FALSE(g.ok());
     EXPECT_EQ(g.status().code(), StatusCode::kCorrupt);
