@@ -41,13 +41,48 @@ std::vector<float> Attrs::GetFloats(const std::string& name, const std::vector<f
   return def;
 }
 
-void KernelRegistry::Register(const std::string& op, KernelSupportFn support, KernelCreateFn create) {
-  entries_[op] = Entry{std::move(support), std::move(create)};
+void KernelRegistry::Register(const std::string& op, KernelSupportFn support, KernelCreateFn create,
+                              LayoutSupport layouts) {
+  entries_[op] = Entry{std::move(support), std::move(create), layouts};
 }
+
+namespace {
+
+// The registry's half of LayoutSupport: kPlain and kElementwise are checked
+// here so that kernels written for plain memory need not know layouts.
+Status CheckLayouts(const KernelSpec& spec, LayoutSupport layouts) {
+  if (layouts == LayoutSupport::kOwn) return Status::Ok();
+  int32_t block = 0;
+  bool seen = false, mixed = false;
+  // A single value (Clip's bounds, a scalar operand) broadcasts the same in
+  // any layout; it must be plain itself.
+  auto scalar = [](const TensorInfo& t) { return t.NumElements() == 1 && t.channel_block == 0; };
+  auto visit = [&](const TensorInfo& t) {
+    if (!t.present() || scalar(t)) return;
+    if (!seen) block = t.channel_block;
+    seen = true;
+    mixed |= t.channel_block != block;
+  };
+  for (const TensorInfo& t : spec.inputs) visit(t);
+  for (const TensorInfo& t : spec.outputs) visit(t);
+  if (block == 0 && !mixed) return Status::Ok();
+  const std::string what = "node " + spec.name + " (" + spec.op + "): ";
+  if (layouts == LayoutSupport::kPlain) return Unsupported(what + "the kernel takes plain layouts only");
+  if (mixed) return Unsupported(what + "an elementwise kernel needs one layout for all its tensors");
+  const std::vector<int64_t>& dims = spec.outputs.empty() ? spec.inputs[0].dims : spec.outputs[0].dims;
+  for (const TensorInfo& t : spec.inputs)
+    if (t.present() && !scalar(t) && t.dims != dims) return Unsupported(what + "blocked layout with broadcasting");
+  if (dims.size() < 3 || (block > 0 && dims[1] % block != 0))
+    return Unsupported(what + "blocked layout needs rank >= 3 and channels divisible by " + std::to_string(block));
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status KernelRegistry::Supports(const KernelSpec& spec) const {
   auto it = entries_.find(spec.op);
   if (it == entries_.end()) return Unsupported("no kernel for op type " + spec.op);
+  GE_RETURN_IF_ERROR(CheckLayouts(spec, it->second.layouts));
   if (it->second.support) return it->second.support(spec);
   return Status::Ok();
 }
@@ -55,6 +90,7 @@ Status KernelRegistry::Supports(const KernelSpec& spec) const {
 Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const KernelSpec& spec) const {
   auto it = entries_.find(spec.op);
   if (it == entries_.end()) return Unsupported("no kernel for op type " + spec.op);
+  GE_RETURN_IF_ERROR(CheckLayouts(spec, it->second.layouts));
   if (it->second.support) GE_RETURN_IF_ERROR(it->second.support(spec));
   return it->second.create(spec);
 }

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "hal/cpu/cpu_kernels.h"
+#include "hal/cpu/kernels/dnnl_context.h"
 #include "hal/device.h"
 
 namespace ge::hal {
@@ -17,6 +18,7 @@ class CpuDeviceImpl final : public Device {
     caps_.events = true;
     caps_.in_place = true;
     caps_.compute_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    caps_.channel_block = dnnl_util::PreferredConvLayout();
     RegisterCpuKernels(kernels_);
   }
   const Capabilities& capabilities() const override { return caps_; }

@@ -13,6 +13,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterShapeKernels(r);
   RegisterDataMovementKernels(r);
   RegisterReduceKernels(r);
+  RegisterLayoutKernels(r);
 }
 
 }  // namespace ge::hal

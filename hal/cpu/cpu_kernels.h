@@ -19,6 +19,7 @@ void RegisterUnaryKernels(KernelRegistry& r);       // Relu, Clip, Sigmoid, Tanh
 void RegisterBinaryKernels(KernelRegistry& r);      // Add, Sub, Mul, Div, Pow, Equal, Where (broadcasting)
 void RegisterShapeKernels(KernelRegistry& r);       // Reshape, Flatten, Squeeze, Unsqueeze, Identity, Shape, Cast, Expand
 void RegisterDataMovementKernels(KernelRegistry& r);  // Transpose, Concat, Split, Slice, Gather, Pad
+void RegisterLayoutKernels(KernelRegistry& r);      // TransData (plain <-> channel-blocked)
 void RegisterReduceKernels(KernelRegistry& r);      // ReduceMean, ...
 
 }  // namespace ge::hal

@@ -3,6 +3,7 @@
 #include "compiler/pass.h"
 #include "compiler/passes/optimize_passes.h"
 #include "compiler/passes/fusion_passes.h"
+#include "compiler/passes/layout_passes.h"
 
 namespace ge {
 
@@ -36,6 +37,10 @@ PassManager BuildPipeline() {
   pm.Add(MatMulAddToGemmPass());
   pm.Add(ConvPostOpsPass());
   pm.Add(GemmPostOpsPass());
+
+  // layout. After fusion, so the decisions see the final Conv nodes (their
+  // fused residual inputs included).
+  pm.Add(BlockedLayoutPass());
 
   return pm;
 }

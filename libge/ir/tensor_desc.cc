@@ -8,8 +8,29 @@ const char* FormatName(Format f) {
     case Format::kNCHW: return "NCHW";
     case Format::kNHWC: return "NHWC";
     case Format::kBlocked: return "blocked";
+    case Format::kNCHW8c: return "NCHW8c";
+    case Format::kNCHW16c: return "NCHW16c";
+    case Format::kNCHWChannelsLast: return "NCHW-nhwc";
   }
   return "invalid";
+}
+
+int32_t ChannelBlockOf(Format f) {
+  switch (f) {
+    case Format::kNCHW8c: return 8;
+    case Format::kNCHW16c: return 16;
+    case Format::kNCHWChannelsLast: return -1;  // hal::kChannelsLast
+    default: return 0;
+  }
+}
+
+Format ChannelBlockedFormat(int32_t block) {
+  switch (block) {
+    case 8: return Format::kNCHW8c;
+    case 16: return Format::kNCHW16c;
+    case -1: return Format::kNCHWChannelsLast;
+    default: return Format::kND;
+  }
 }
 
 bool TensorDesc::is_static() const {

@@ -92,7 +92,7 @@ struct Decoder {
     if (d.dtype() < 0 || d.dtype() > static_cast<int32_t>(DataType::kBool))
       return Corrupt(where + ": bad dtype " + std::to_string(d.dtype()));
     out.dtype = static_cast<DataType>(d.dtype());
-    if (d.format() < 0 || d.format() > static_cast<int32_t>(Format::kBlocked))
+    if (d.format() < 0 || d.format() > static_cast<int32_t>(kLastFormat))
       return Corrupt(where + ": bad format " + std::to_string(d.format()));
     out.format = static_cast<Format>(d.format());
     if (d.dims_size() > 32) return Corrupt(where + ": rank " + std::to_string(d.dims_size()) + " is too large");

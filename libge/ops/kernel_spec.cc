@@ -36,12 +36,13 @@ hal::KernelSpec BuildKernelSpec(const Node& node) {
       const TensorDesc& d = src.node->output_desc(src.index);
       info.dtype = d.dtype;
       info.dims = d.dims;
+      info.channel_block = ChannelBlockOf(d.format);
     }
     spec.inputs.push_back(std::move(info));
   }
   for (size_t i = 0; i < node.num_outputs(); ++i) {
     const TensorDesc& d = node.output_desc(i);
-    spec.outputs.push_back(hal::TensorInfo{d.dtype, d.dims});
+    spec.outputs.push_back(hal::TensorInfo{d.dtype, d.dims, ChannelBlockOf(d.format)});
   }
   return spec;
 }

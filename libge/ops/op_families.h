@@ -29,7 +29,7 @@ class OpBuilder {
   OpDef d_;
 };
 
-void RegisterIrOps(OpRegistry& r);          // Data, NetOutput, Const
+void RegisterIrOps(OpRegistry& r);          // Data, NetOutput, Const, TransData
 void RegisterUnaryOps(OpRegistry& r);       // Relu, Sigmoid, Cast, Clip, Gelu, ...
 void RegisterBinaryOps(OpRegistry& r);      // Add, ..., comparisons, And/Or, Max/Min, Where
 void RegisterConvOps(OpRegistry& r);        // Conv, ConvTranspose

@@ -1,8 +1,24 @@
-// The IR's own ops: graph inputs, graph outputs and constants.
+// The IR's own ops: graph inputs, graph outputs, constants, and TransData
+// (a layout change the compiler's layout stage inserts).
 #include "ops/infer_util.h"
 #include "ops/op_families.h"
 
 namespace ge {
+namespace {
+
+// TransData keeps dtype and dims and sets the format named by "dst_format".
+Status InferTransData(InferContext& ctx) {
+  const std::string name = ctx.node().GetString("dst_format");
+  for (int32_t f = 0; f <= static_cast<int32_t>(kLastFormat); ++f) {
+    if (name != FormatName(static_cast<Format>(f))) continue;
+    ctx.output(0) = ctx.input(0);
+    ctx.output(0).format = static_cast<Format>(f);
+    return Status::Ok();
+  }
+  return ctx.Error("dst_format '" + name + "' is not a format");
+}
+
+}  // namespace
 
 void RegisterIrOps(OpRegistry& r) {
   // The parser (or the user's input shape override) sets a Data node's desc;
@@ -16,6 +32,7 @@ void RegisterIrOps(OpRegistry& r) {
     ctx.output(0) = v->desc();
     return Status::Ok();
   }));
+  r.Register(OpBuilder("TransData").Inputs(1, 1).Infer(InferTransData));
 }
 
 }  // namespace ge

@@ -90,7 +90,8 @@ TEST_F(DumpTest, DotWritesTheGraphForGraphviz) {
   const std::string dot = ReadFileBytes(Path("g.dot"));
   EXPECT_EQ(dot.rfind("digraph ", 0), 0u);
   EXPECT_NE(dot.find("label=\"Conv\\nconv1\""), std::string::npos) << dot.substr(0, 400);
-  EXPECT_NE(dot.find("[label=\"f32[1,8,16,16]\"]"), std::string::npos) << "edges carry shapes";
+  // The format suffix, if any, is the layout stage's choice for this CPU.
+  EXPECT_NE(dot.find("[label=\"f32[1,8,16,16]"), std::string::npos) << "edges carry shapes";
   EXPECT_EQ(dot.substr(dot.size() - 2), "}\n");
 }
 

@@ -324,7 +324,8 @@ void RegisterBinary(KernelRegistry& r, const char* op, std::vector<Impl> impls) 
       [shared](const KernelSpec& spec) -> Result<KernelPtr> {
         GE_ASSIGN_OR_RETURN(Factory make, PlanBinary(*shared, spec));
         return make(spec);
-      });
+      },
+      LayoutSupport::kElementwise);  // same-shaped blocked operands are one flat loop
 }
 
 // Where(cond, X, Y): moves elements by their size, so any dtype works.

@@ -3,9 +3,11 @@
 // result) then "activation" (Relu, Clip, Sigmoid).
 //
 // The primitive picks its layouts (format_tag::any: blocked nChw8c on AVX2,
-// which is where oneDNN is fast); the kernel's contract is plain NCHW, so src
-// is reordered in and dst out around it. Constant weights are reordered once
-// at Create.
+// which is where oneDNN is fast). X, Y and the residual come in the layout
+// the compiler declared (TensorInfo::channel_block): when it matches the
+// primitive's choice (the layout stage keeps conv chains blocked) nothing is
+// reordered; otherwise src is reordered in and dst out around it. Weights
+// and bias are plain; constant weights are reordered once at Create.
 #include <cstring>
 
 #include "hal/cpu/cpu_kernels.h"
@@ -38,6 +40,13 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
     return InvalidArgument("Conv with fused_sum=1 needs the residual as input 3");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "Conv has one output"));
   GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  GE_RETURN_IF_ERROR(RequirePlain(spec, {1, 2}, "weights and bias"));
+  GE_RETURN_IF_ERROR(CheckLayout(spec.inputs[0], "Conv X"));
+  GE_RETURN_IF_ERROR(CheckLayout(spec.outputs[0], "Conv Y"));
+  // The residual may share the output's buffer (in place), so it must share
+  // its layout too.
+  if (spec.inputs.size() > 3 && spec.inputs[3].channel_block != spec.outputs[0].channel_block)
+    return Unsupported("Conv: the fused_sum input must have the output's layout");
   const auto& x = spec.inputs[0].dims;
   const auto& w = spec.inputs[1].dims;
   if (x.size() < 3 || x.size() > 5)
@@ -94,12 +103,12 @@ class ConvKernel final : public DnnlKernel {
     attr.set_post_ops(ops);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
 
-    // User-facing memories: plain layouts, bound to the caller's pointers.
-    x_ = UserMemory(PlainDesc(spec.inputs[0].dims));
+    // User-facing memories: the declared layouts, bound to the caller's pointers.
+    x_ = UserMemory(LayoutDesc(spec.inputs[0]));
     w_ = UserMemory(PlainDesc(p.w_dims));
-    y_ = UserMemory(PlainDesc(ydims));
+    y_ = UserMemory(LayoutDesc(spec.outputs[0]));
     if (p.has_bias) b_ = UserMemory(bias_md);
-    if (p.fused_sum) sum_ = UserMemory(PlainDesc(ydims));
+    if (p.fused_sum) sum_ = UserMemory(LayoutDesc(spec.inputs[3]));
 
     dnnl::memory x = x_, w = w_, y = y_;
     if (pd.src_desc() != x_.get_desc()) {
@@ -127,14 +136,16 @@ class ConvKernel final : public DnnlKernel {
       y = dnnl::memory(pd.dst_desc(), Engine());
       if (p.fused_sum) steps_.push_back(MakeReorder(sum_, y));
     } else if (p.fused_sum) {
-      copy_sum_bytes_ = spec.outputs[0].Bytes();  // plain dst: residual is copied in
+      copy_sum_bytes_ = spec.outputs[0].Bytes();  // dst as declared: the residual is copied in
     }
     std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y}};
     if (p.has_bias) args.emplace_back(DNNL_ARG_BIAS, b_);
     steps_.emplace_back(dnnl::convolution_forward(pd), pd, std::move(args));
     if (reorder_dst) steps_.push_back(MakeReorder(y, y_));
+    const auto layout = [](const TensorInfo& t) { return t.channel_block ? "blocked" : "plain"; };
     LogImpl(spec, "conv", pd,
-            std::string(x != x_ ? "src:reordered" : "src:plain") + (reorder_dst ? " dst:reordered" : " dst:plain") +
+            std::string(x != x_ ? "src:reordered" : std::string("src:") + layout(spec.inputs[0])) +
+                (reorder_dst ? " dst:reordered" : std::string(" dst:") + layout(spec.outputs[0])) +
                 (w != w_ ? (w_const ? " weights:packed-once" : " weights:reordered-per-run") : " weights:plain"));
     has_bias_ = p.has_bias;
     fused_sum_ = p.fused_sum;
@@ -176,6 +187,6 @@ Result<std::unique_ptr<Kernel>> CreateConv(const KernelSpec& spec) {
 
 }  // namespace
 
-void RegisterConvKernels(KernelRegistry& r) { r.Register("Conv", SupportsConv, CreateConv); }
+void RegisterConvKernels(KernelRegistry& r) { r.Register("Conv", SupportsConv, CreateConv, LayoutSupport::kOwn); }
 
 }  // namespace ge::hal

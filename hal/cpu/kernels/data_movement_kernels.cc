@@ -185,7 +185,35 @@ Result<Blocks> PlanConcat(const KernelSpec& spec) {
     parts.push_back(&spec.inputs[i]);
   }
   if (!spec.attrs.Has("axis")) return Bad(spec, "attribute axis is required");
-  return PlanBlocks(spec, spec.outputs[0], parts, spec.attrs.GetInt("axis", 0));
+  const int32_t block = spec.outputs[0].channel_block;
+  for (const TensorInfo* p : parts)
+    if (p->channel_block != block) return NotSupported(spec, "all inputs need the output's layout");
+  if (block == 0) return PlanBlocks(spec, spec.outputs[0], parts, spec.attrs.GetInt("axis", 0));
+  const int64_t rank = static_cast<int64_t>(spec.outputs[0].dims.size());
+  const int64_t axis = spec.attrs.GetInt("axis", 0);
+  if (rank < 3 || (axis != 1 && axis != 1 - rank))
+    return NotSupported(spec, "a Concat of channel-blocked or channels-last tensors must join the channels (axis 1)");
+  for (const TensorInfo* p : parts) {
+    if (p->dims.size() != static_cast<size_t>(rank) || (block > 0 && p->dims[1] % block != 0))
+      return NotSupported(spec, "channel-blocked parts need channels divisible by " + std::to_string(block));
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != 1 && p->dims[d] != spec.outputs[0].dims[d])
+        return Bad(spec, "operand " + DimsStr(p->dims) + " does not match " + DimsStr(spec.outputs[0].dims) +
+                             " outside axis 1");
+  }
+  // Channel-blocked parts ([N][C/b][H][W][b]) joined along C are, per image,
+  // whole runs of blocks one after another: the same copies as plain.
+  if (block > 0) return PlanBlocks(spec, spec.outputs[0], parts, 1);
+  // Channels-last ([N][H][W][C]): per pixel, each part's C values in turn,
+  // i.e. a plain concat of [N*H*W, C_i] matrices along axis 1.
+  auto view = [](const TensorInfo& t) {
+    return TensorInfo{t.dtype, {t.dims[0] * Product(t.dims, 2, t.dims.size()), t.dims[1]}};
+  };
+  std::vector<TensorInfo> views;
+  for (const TensorInfo* p : parts) views.push_back(view(*p));
+  std::vector<const TensorInfo*> view_parts;
+  for (const TensorInfo& v : views) view_parts.push_back(&v);
+  return PlanBlocks(spec, view(spec.outputs[0]), view_parts, 1);
 }
 
 Result<KernelPtr> CreateConcat(const KernelSpec& spec) {
@@ -847,7 +875,7 @@ void RegisterDataMovementKernels(KernelRegistry& r) {
   r.Register(
       "Transpose", [](const KernelSpec& s) { return StatusOf(PlanTranspose(s)); }, CreateTranspose);
   r.Register(
-      "Concat", [](const KernelSpec& s) { return StatusOf(PlanConcat(s)); }, CreateConcat);
+      "Concat", [](const KernelSpec& s) { return StatusOf(PlanConcat(s)); }, CreateConcat, LayoutSupport::kOwn);
   r.Register(
       "Split", [](const KernelSpec& s) { return StatusOf(PlanSplit(s)); }, CreateSplit);
   r.Register("Slice", CheckSlice, CreateSlice);

@@ -56,7 +56,7 @@ dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims, dnnl::memory::dat
 }
 
 dnnl::memory::format_tag ChannelBlockedTag(size_t rank) {
-  const bool wide = dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core;
+  const bool wide = PreferredChannelBlock() == 16;
   switch (rank) {
     case 3:
       return wide ? tag::nCw16c : tag::nCw8c;
@@ -67,6 +67,65 @@ dnnl::memory::format_tag ChannelBlockedTag(size_t rank) {
     default:
       return tag::undef;
   }
+}
+
+int PreferredChannelBlock() { return dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core ? 16 : 8; }
+
+int32_t PreferredConvLayout() {
+  // Ask oneDNN: the source layout it picks for a typical 3x3 conv (64 -> 64
+  // channels, 56x56) when left free. AVX2 answers nChw8c; AVX-512's brgemm
+  // kernels answer nhwc.
+  try {
+    const auto f32 = dt::f32;
+    const dnnl::memory::dims x = {1, 64, 56, 56}, w = {64, 64, 3, 3};
+    const dnnl::memory::desc any_x(x, f32, tag::any), any_w(w, f32, tag::any), any_y(x, f32, tag::any);
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_x,
+                                      any_w, any_y, {1, 1}, {0, 0}, {1, 1}, {1, 1});
+    dnnl::convolution_forward::primitive_desc pd(d, Engine());
+    for (int32_t b : {8, 16, kChannelsLast}) {
+      TensorInfo t{DataType::kFloat32, {1, 64, 56, 56}, b};
+      if (pd.src_desc() == LayoutDesc(t)) return b;
+    }
+  } catch (const dnnl::error&) {
+  }
+  return 0;
+}
+
+namespace {
+tag BlockedTag(const TensorInfo& t) {
+  const size_t r = t.dims.size();
+  if (r < 3 || r > 5) return tag::undef;
+  static const tag last[] = {tag::nwc, tag::nhwc, tag::ndhwc};
+  if (t.channel_block == kChannelsLast) return last[r - 3];
+  if (t.channel_block <= 0 || t.dims[1] % t.channel_block != 0) return tag::undef;
+  static const tag b8[] = {tag::nCw8c, tag::nChw8c, tag::nCdhw8c}, b16[] = {tag::nCw16c, tag::nChw16c, tag::nCdhw16c};
+  if (t.channel_block == 8) return b8[r - 3];
+  if (t.channel_block == 16) return b16[r - 3];
+  return tag::undef;
+}
+}  // namespace
+
+Status CheckLayout(const TensorInfo& t, const std::string& what) {
+  if (t.channel_block == 0 || BlockedTag(t) != tag::undef) return Status::Ok();
+  return Unsupported(what + ": no layout for channel block " + std::to_string(t.channel_block) + " of " +
+                     DimsString(t.dims));
+}
+
+dnnl::memory::desc LayoutDesc(const TensorInfo& t) {
+  const auto type = ToDnnl(t.dtype);
+  if (t.channel_block == 0) return PlainDesc(t.dims, type);
+  const tag f = BlockedTag(t);
+  if (f == tag::undef)
+    throw dnnl::error(dnnl_unimplemented, ("no layout for channel block " + std::to_string(t.channel_block) +
+                                           " of " + DimsString(t.dims)).c_str());
+  return dnnl::memory::desc(ToDims(t.dims), type, f);
+}
+
+Status RequirePlain(const KernelSpec& spec, const std::vector<size_t>& inputs, const char* what) {
+  for (size_t i : inputs)
+    if (i < spec.inputs.size() && spec.inputs[i].channel_block != 0)
+      return Unsupported(spec.op + ": " + what + " must be plain (input " + std::to_string(i) + " is channel-blocked)");
+  return Status::Ok();
 }
 
 bool IsJit(const dnnl::primitive_desc_base& pd) { return std::strncmp(pd.impl_info_str(), "jit", 3) == 0; }

@@ -30,6 +30,21 @@ dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
 // Channel-blocked tag (nChw8c on AVX2, nChw16c on AVX-512) for rank 3..5:
 // where oneDNN has jit kernels that plain nchw lacks (pooling).
 dnnl::memory::format_tag ChannelBlockedTag(size_t rank);
+// The channel block ChannelBlockedTag uses: 16 on AVX-512, else 8.
+int PreferredChannelBlock();
+// The layout (a TensorInfo::channel_block) oneDNN's convolutions choose on
+// this CPU; 0 when it is none we name.
+int32_t PreferredConvLayout();
+// The descriptor of a tensor in its declared layout: plain, or channels
+// blocked by t.channel_block (ranks 3..5, block 8 or 16). Throws
+// dnnl::error (via Guard) for a block it has no tag for.
+dnnl::memory::desc LayoutDesc(const TensorInfo& t);
+// Unsupported() unless LayoutDesc(t) has a layout for t.
+Status CheckLayout(const TensorInfo& t, const std::string& what);
+// Unsupported() unless input/output i of `spec` is plain: the tensors a
+// kernel with LayoutSupport::kOwn does not take blocked (weights, bias).
+Status RequirePlain(const KernelSpec& spec, const std::vector<size_t>& inputs, const char* what);
+
 // The implementation is generated code, not a reference/simple loop.
 bool IsJit(const dnnl::primitive_desc_base& pd);
 

@@ -1,5 +1,7 @@
 // ONNX MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool on oneDNN
-// pooling (v2: with dilations), plain NCHW in and out.
+// pooling (v2: with dilations). Input and output share one layout: plain
+// NCHW, or channel-blocked when the compiler's layout stage keeps a conv
+// chain blocked through the pool.
 #include "hal/cpu/cpu_kernels.h"
 #include "hal/cpu/kernels/dnnl_context.h"
 
@@ -20,7 +22,9 @@ Status CheckInput(const KernelSpec& spec) {
   const size_t r = spec.inputs[0].dims.size();
   if (r < 3 || r > 5)
     return Unsupported(spec.op + ": input rank " + std::to_string(r) + " (only 1-D, 2-D, 3-D pooling)");
-  return Status::Ok();
+  if (!spec.outputs.empty() && spec.outputs[0].channel_block != spec.inputs[0].channel_block)
+    return Unsupported(spec.op + ": input and output must share one layout");
+  return CheckLayout(spec.inputs[0], spec.op);
 }
 
 Status CheckOutput(const KernelSpec& spec, const Window& w) {
@@ -77,8 +81,8 @@ class PoolKernel final : public DnnlKernel {
   explicit PoolKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
 
   Status Init(const KernelSpec& spec, const PoolPlan& p) {
-    x_ = UserMemory(PlainDesc(spec.inputs[0].dims));
-    y_ = UserMemory(PlainDesc(spec.outputs[0].dims));
+    x_ = UserMemory(LayoutDesc(spec.inputs[0]));
+    y_ = UserMemory(LayoutDesc(spec.outputs[0]));
     auto make = [&](const dnnl::memory::desc& x, const dnnl::memory::desc& y) {
       dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, p.alg, x, y, p.win.DnnlStrides(),
                                           ToDims(p.win.kernel), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
@@ -86,7 +90,7 @@ class PoolKernel final : public DnnlKernel {
     };
     auto pd = make(x_.get_desc(), y_.get_desc());
     dnnl::memory x = x_, y = y_;
-    if (!IsJit(pd)) {
+    if (!IsJit(pd) && spec.inputs[0].channel_block == 0) {
       // oneDNN has no jit pooling for plain nchw on AVX2 (its simple loop is
       // ~10x slower): pool in the channel-blocked layout between reorders.
       const auto t = ChannelBlockedTag(spec.inputs[0].dims.size());
@@ -141,10 +145,11 @@ Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
 }  // namespace
 
 void RegisterPoolKernels(KernelRegistry& r) {
-  r.Register("MaxPool", Supports<PlanWindowPool>, Create<PlanWindowPool>);
-  r.Register("AveragePool", Supports<PlanWindowPool>, Create<PlanWindowPool>);
-  r.Register("GlobalAveragePool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>);
-  r.Register("GlobalMaxPool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>);
+  constexpr auto own = LayoutSupport::kOwn;
+  r.Register("MaxPool", Supports<PlanWindowPool>, Create<PlanWindowPool>, own);
+  r.Register("AveragePool", Supports<PlanWindowPool>, Create<PlanWindowPool>, own);
+  r.Register("GlobalAveragePool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>, own);
+  r.Register("GlobalMaxPool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>, own);
 }
 
 }  // namespace ge::hal

@@ -227,7 +227,8 @@ void RegisterUnaryKernels(KernelRegistry& r) {
         [p](const KernelSpec& spec) -> Result<KernelPtr> {
           GE_ASSIGN_OR_RETURN(CreateFn create, Plan(*p, spec));
           return create(spec, spec.inputs[0].NumElements());
-        });
+        },
+        LayoutSupport::kElementwise);  // one flat loop: any layout, as long as in and out share it
   }
 }
 

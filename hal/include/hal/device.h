@@ -20,6 +20,11 @@ struct Capabilities {
   bool events = true;
   bool in_place = true;
   int compute_threads = 1;
+  // The layout in which this device's convolutions are fastest, as a
+  // TensorInfo::channel_block (8, 16, kChannelsLast), or 0 when it prefers
+  // plain; the compiler's layout stage keeps activations between
+  // convolutions in it.
+  int channel_block = 0;
 };
 
 class Device {

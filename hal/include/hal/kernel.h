@@ -18,9 +18,17 @@
 
 namespace ge::hal {
 
+// TensorInfo::channel_block of a channels-last (nhwc) tensor.
+constexpr int32_t kChannelsLast = -1;
+
 struct TensorInfo {
   DataType dtype = DataType::kUndefined;  // kUndefined marks an absent optional input
-  std::vector<int64_t> dims;              // static at kernel creation
+  std::vector<int64_t> dims;              // static at kernel creation, always in NCHW order
+  // Memory layout: 0 is plain row-major; b > 0 blocks the channels (dim 1)
+  // by b: [N][C/b][spatial...][b] (oneDNN's nChw8c / nChw16c, GE's NC1HWC0);
+  // kChannelsLast puts the channels innermost: [N][spatial...][C] (nhwc).
+  // dims stay logical; C is a multiple of b, so Bytes() does not change.
+  int32_t channel_block = 0;
   int64_t NumElements() const { return ge::NumElements(dims); }
   size_t Bytes() const { return static_cast<size_t>(NumElements()) * DataTypeSize(dtype); }
   bool present() const { return dtype != DataType::kUndefined; }
@@ -74,11 +82,22 @@ using KernelCreateFn = std::function<Result<std::unique_ptr<Kernel>>(const Kerne
 // message of a non-OK status says why not.
 using KernelSupportFn = std::function<Status(const KernelSpec&)>;
 
+// Which memory layouts a kernel takes. The registry enforces kPlain and
+// kElementwise itself, so a kernel written for plain memory never sees a
+// blocked tensor.
+enum class LayoutSupport {
+  kPlain,        // every tensor plain (channel_block 0)
+  kElementwise,  // layout-oblivious: all tensors share one layout and, when
+                 // blocked, the same dims (no broadcast): a flat loop is right
+  kOwn,          // the kernel reads channel_block and checks it itself
+};
+
 class KernelRegistry {
  public:
   // support may be empty: then every spec of that op is accepted by Supports()
   // and Create() reports what it cannot do.
-  void Register(const std::string& op, KernelSupportFn support, KernelCreateFn create);
+  void Register(const std::string& op, KernelSupportFn support, KernelCreateFn create,
+                LayoutSupport layouts = LayoutSupport::kPlain);
   bool HasOp(const std::string& op) const { return entries_.count(op) != 0; }
   Status Supports(const KernelSpec& spec) const;
   Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) const;
@@ -88,6 +107,7 @@ class KernelRegistry {
   struct Entry {
     KernelSupportFn support;
     KernelCreateFn create;
+    LayoutSupport layouts = LayoutSupport::kPlain;
   };
   std::map<std::string, Entry> entries_;
 };

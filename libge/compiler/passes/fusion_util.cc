@@ -173,7 +173,7 @@ void ApplyAttrs(const std::map<std::string, AttrValue>& attrs, hal::KernelSpec* 
   }
 }
 
-hal::TensorInfo InfoOf(const TensorDesc& d) { return hal::TensorInfo{d.dtype, d.dims}; }
+hal::TensorInfo InfoOf(const TensorDesc& d) { return hal::TensorInfo{d.dtype, d.dims, ChannelBlockOf(d.format)}; }
 
 Status RunToFixpoint(Graph& g, const std::function<Result<bool>(Graph&, Node*)>& try_fuse) {
   for (bool changed = true; changed;) {

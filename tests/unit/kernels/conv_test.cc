@@ -11,14 +11,6 @@ namespace {
 
 using dims = std::vector<int64_t>;
 
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
-}
-
 int64_t Count(const dims& d) {
   int64_t n = 1;
   for (auto x : d) n *= x;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "hal/device.h"
@@ -17,6 +18,7 @@ struct HostTensor {
   std::vector<int64_t> dims;
   std::vector<uint8_t> bytes;
   bool is_const = false;  // passed to the kernel as a load-time constant
+  int32_t channel_block = 0;  // the layout of bytes (hal::TensorInfo::channel_block)
 
   template <typename T>
   static HostTensor Of(DataType dt, std::vector<int64_t> dims, const std::vector<T>& v, bool is_const = false) {
@@ -41,7 +43,7 @@ struct HostTensor {
     if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
     return v;
   }
-  hal::TensorInfo info() const { return hal::TensorInfo{dtype, dims}; }
+  hal::TensorInfo info() const { return hal::TensorInfo{dtype, dims, channel_block}; }
 };
 
 // Creates the kernel through the CPU device's registry (the same path the
@@ -83,11 +85,21 @@ inline Result<std::vector<HostTensor>> RunKernel(const std::string& op, const ha
     HostTensor t;
     t.dtype = outputs[i].dtype;
     t.dims = outputs[i].dims;
+    t.channel_block = outputs[i].channel_block;
     t.bytes.resize(outputs[i].Bytes());
     if (!t.bytes.empty()) std::memcpy(t.bytes.data(), out_bufs[i].data(), t.bytes.size());
     result.push_back(std::move(t));
   }
   return result;
+}
+
+// Uniform values in [lo, hi), reproducible from the seed.
+inline std::vector<float> Random(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(gen);
+  return v;
 }
 
 inline void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-4f) {

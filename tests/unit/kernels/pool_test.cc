@@ -12,14 +12,6 @@ namespace {
 
 using dims = std::vector<int64_t>;
 
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
-}
-
 struct PoolCase {
   dims x;  // N, C, H, W
   dims k, s = {1, 1}, pads = {0, 0, 0, 0}, dil = {1, 1};

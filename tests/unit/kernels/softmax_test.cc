@@ -11,13 +11,7 @@ namespace {
 
 using dims = std::vector<int64_t>;
 
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-3.0f, 3.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
-}
+std::vector<float> Wide(size_t n, uint32_t seed) { return Random(n, seed, -3.0f, 3.0f); }
 
 int64_t Count(const dims& d, size_t b = 0, size_t e = SIZE_MAX) {
   int64_t n = 1;
@@ -58,7 +52,7 @@ TEST(SoftmaxKernel, HandComputed) {
 
 TEST(SoftmaxKernel, Opset13EveryAxis) {
   const dims xd = {2, 3, 4};
-  auto x = Random(24, 1);
+  auto x = Wide(24, 1);
   for (int64_t axis : {0, 1, 2, -1, -3}) {
     const int64_t ax = axis < 0 ? axis + 3 : axis;
     auto y = RunSoftmax("Softmax", xd, x, 13, axis);
@@ -69,7 +63,7 @@ TEST(SoftmaxKernel, Opset13EveryAxis) {
 
 TEST(SoftmaxKernel, Opset13DefaultIsLastAxis) {
   const dims xd = {3, 2, 5};
-  auto x = Random(30, 2);
+  auto x = Wide(30, 2);
   auto y = RunSoftmax("Softmax", xd, x, 0, std::nullopt);  // no _opset: 13 semantics
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(*y, RefSoftmax(x, 6, 5, 1, false), 1e-5f);
@@ -77,7 +71,7 @@ TEST(SoftmaxKernel, Opset13DefaultIsLastAxis) {
 
 TEST(SoftmaxKernel, Opset11FlattensAtAxis) {
   const dims xd = {2, 3, 4};
-  auto x = Random(24, 3);
+  auto x = Wide(24, 3);
   auto y11 = RunSoftmax("Softmax", xd, x, 11, 1);
   ASSERT_TRUE(y11.ok()) << y11.status().ToString();
   ExpectNear(*y11, RefSoftmax(x, 2, 12, 1, false), 1e-5f);  // rows of 12
@@ -88,14 +82,14 @@ TEST(SoftmaxKernel, Opset11FlattensAtAxis) {
 
 TEST(SoftmaxKernel, Opset11DefaultAxisIsOne) {
   const dims xd = {2, 2, 3, 2};
-  auto x = Random(24, 4);
+  auto x = Wide(24, 4);
   auto y = RunSoftmax("Softmax", xd, x, 11, std::nullopt);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(*y, RefSoftmax(x, 2, 12, 1, false), 1e-5f);
 }
 
 TEST(SoftmaxKernel, Opset11AxisZeroIsWholeTensor) {
-  auto x = Random(12, 5);
+  auto x = Wide(12, 5);
   auto y = RunSoftmax("Softmax", {3, 4}, x, 11, 0);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(*y, RefSoftmax(x, 1, 12, 1, false), 1e-5f);
@@ -103,7 +97,7 @@ TEST(SoftmaxKernel, Opset11AxisZeroIsWholeTensor) {
 
 TEST(SoftmaxKernel, AttentionScores) {
   const dims xd = {1, 4, 16, 16};
-  auto x = Random(Count(xd), 6);
+  auto x = Wide(Count(xd), 6);
   auto y = RunSoftmax("Softmax", xd, x, 13, -1);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(*y, RefSoftmax(x, 64, 16, 1, false), 1e-5f);
@@ -111,7 +105,7 @@ TEST(SoftmaxKernel, AttentionScores) {
 
 TEST(LogSoftmaxKernel, Opset13MiddleAxis) {
   const dims xd = {2, 5, 3};
-  auto x = Random(30, 7);
+  auto x = Wide(30, 7);
   auto y = RunSoftmax("LogSoftmax", xd, x, 13, 1);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(*y, RefSoftmax(x, 2, 5, 3, true), 1e-5f);
@@ -119,7 +113,7 @@ TEST(LogSoftmaxKernel, Opset13MiddleAxis) {
 
 TEST(LogSoftmaxKernel, Opset11) {
   const dims xd = {2, 5, 3};
-  auto x = Random(30, 8);
+  auto x = Wide(30, 8);
   auto y = RunSoftmax("LogSoftmax", xd, x, 11, 1);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(*y, RefSoftmax(x, 2, 15, 1, true), 1e-5f);

@@ -88,11 +88,12 @@ class TinyGraph {
   }
   std::unique_ptr<Graph> Clone() const { return g_->Clone(); }
   CompileOptions options;
+  hal::Device* device = nullptr;  // the passes' device; the CPU device when null
 
  private:
   PassContext Context() {
     PassContext ctx;
-    ctx.device = &hal::CpuDevice();
+    ctx.device = device ? device : &hal::CpuDevice();
     ctx.options = &options;
     return ctx;
   }
@@ -116,8 +117,9 @@ struct RunResult {
 
 // Compile (verifier after each pass) → load v2 → one run with f32 inputs.
 inline Result<RunResult> CompileAndRun(std::unique_ptr<Graph> g, const std::vector<Floats>& inputs,
-                                       std::vector<std::string> disabled = {}) {
+                                       std::vector<std::string> disabled = {}, hal::Device* device = nullptr) {
   CompileOptions co;
+  co.device = device;
   co.model_name = "tiny";
   co.verify_each_pass = true;
   co.disabled_passes = std::move(disabled);

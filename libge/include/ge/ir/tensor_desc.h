@@ -10,8 +10,26 @@
 namespace ge {
 
 // Values are stored in .om files: append, never renumber.
-enum class Format : int32_t { kND = 0, kNCHW = 1, kNHWC = 2, kBlocked = 3 };
+// Formats the compiler's layout stage chooses; dims stay logical NCHW:
+// kNCHW8c / kNCHW16c block the channels by 8 / 16 ([N][C/b][H][W][b], GE's
+// NC1HWC0), kNCHWChannelsLast stores them innermost ([N][H][W][C]).
+// kBlocked (3) is reserved: no pass writes it.
+enum class Format : int32_t {
+  kND = 0,
+  kNCHW = 1,
+  kNHWC = 2,
+  kBlocked = 3,
+  kNCHW8c = 4,
+  kNCHW16c = 5,
+  kNCHWChannelsLast = 6,
+};
+constexpr Format kLastFormat = Format::kNCHWChannelsLast;
 const char* FormatName(Format f);
+// The layout of a format as hal::TensorInfo::channel_block: 8, 16, -1
+// (channels last), 0 for plain formats.
+int32_t ChannelBlockOf(Format f);
+// The inverse of ChannelBlockOf for the layout-stage formats; kND otherwise.
+Format ChannelBlockedFormat(int32_t block);
 
 constexpr int64_t kUnknownDim = -1;   // one dimension unknown
 constexpr int64_t kUnknownRank = -2;  // dims == {-2}: rank unknown

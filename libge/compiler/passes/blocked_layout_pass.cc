@@ -1,0 +1,119 @@
+// layout: blocked_layout. Keeps activations between convolutions in the
+// layout the device's convolutions are fastest in (Capabilities::
+// channel_block: what oneDNN picks, nChw8c on AVX2, nhwc for the brgemm
+// kernels of AVX-512), instead of every Conv reordering plain -> its layout
+// -> plain around itself.
+//
+// The pass hard-codes no op list: it asks the backend, node by node in
+// topological order, whether the node runs with its blocked inputs blocked
+// and its output blocked (a Conv, a pool, an elementwise op, a channel
+// Concat say yes), else with only the inputs blocked, else all plain. A
+// blocked tensor that some consumer reads plain gets one TransData for all
+// such consumers (graph outputs included), so layouts change only at the
+// boundaries of blocked regions. A blocked output that no consumer reads
+// blocked is turned back to plain when its producer allows it.
+//
+// Only 4-D f32 tensors whose channel count the block divides (any, for
+// channels last) change layout: then the tensor keeps the plain one's size
+// and the memory plan is unchanged.
+#include <map>
+#include <set>
+
+#include "compiler/passes/fusion_util.h"
+#include "compiler/passes/layout_passes.h"
+#include "compiler/passes/optimize_util.h"
+#include "hal/device.h"
+#include "ops/kernel_spec.h"
+
+namespace ge {
+namespace {
+
+bool Blockable(const TensorDesc& d, int32_t block) {
+  return d.dtype == DataType::kFloat32 && d.is_static() && d.dims.size() == 4 && (block < 0 || d.dims[1] % block == 0) &&
+         (d.format == Format::kND || d.format == Format::kNCHW);
+}
+
+// The backend's answer for n with the given inputs (and output 0) blocked.
+bool Runs(const PassContext& ctx, const Node& n, const std::vector<bool>& in, bool out, int32_t block) {
+  hal::KernelSpec spec = BuildKernelSpec(n);
+  for (size_t i = 0; i < in.size(); ++i)
+    if (in[i]) spec.inputs[i].channel_block = block;
+  if (out) spec.outputs[0].channel_block = block;
+  return fusion::Supported(ctx, spec);
+}
+
+struct Decision {
+  std::vector<bool> in;  // input i is read blocked
+  bool out = false;      // output 0 is written blocked
+};
+
+Status Run(Graph& g, const PassContext& ctx) {
+  if (!ctx.device) return Status::Ok();
+  const int32_t block = ctx.device->capabilities().channel_block;
+  if (block == 0) return Status::Ok();
+  GE_ASSIGN_OR_RETURN(std::vector<Node*> order, g.TopologicalOrder());
+
+  std::map<const Node*, Decision> how;
+  auto blocked = [&](Endpoint e) {
+    auto it = how.find(e.node);
+    return e.index == 0 && it != how.end() && it->second.out;
+  };
+  for (Node* n : order) {
+    if (opt::IsStructural(*n) || n->num_outputs() != 1) continue;
+    Decision d;
+    d.in.assign(n->num_inputs(), false);
+    bool any_in = false;
+    for (size_t i = 0; i < n->num_inputs(); ++i) any_in |= d.in[i] = n->HasInput(i) && blocked(n->InputSource(i));
+    if (Blockable(n->output_desc(0), block) && Runs(ctx, *n, d.in, true, block)) {
+      d.out = true;
+    } else if (!any_in || !Runs(ctx, *n, d.in, false, block)) {
+      d.in.assign(n->num_inputs(), false);  // runs as before, all plain
+    }
+    how[n] = std::move(d);
+  }
+
+  // A blocked output nobody reads blocked only costs a TransData: write it
+  // plain when the producer can.
+  auto read_blocked = [&](const Endpoint& c) {
+    auto it = how.find(c.node);
+    return it != how.end() && it->second.in[c.index];
+  };
+  for (auto& [n, d] : how) {
+    if (!d.out) continue;
+    bool used = false;
+    for (const Endpoint& c : n->OutputConsumers(0)) used |= read_blocked(c);
+    if (!used && Runs(ctx, *n, d.in, false, block)) d.out = false;
+  }
+
+  // Rewrite: formats first, then one TransData per blocked tensor with
+  // plain readers.
+  opt::PinOutputNames(g);
+  const Format blocked_format = ChannelBlockedFormat(block);
+  for (Node* n : order) {
+    auto it = how.find(n);
+    if (it == how.end() || !it->second.out) continue;
+    const TensorDesc plain = n->output_desc(0);
+    n->output_desc(0).format = blocked_format;
+    std::vector<Endpoint> plain_readers;
+    for (const Endpoint& c : n->OutputConsumers(0)) {
+      if (read_blocked(c)) c.node->input_desc(c.index) = n->output_desc(0);
+      else plain_readers.push_back(c);
+    }
+    if (plain_readers.empty()) continue;
+    Node* t = g.AddNode("TransData", g.MakeUniqueName(n->name() + "/to_" + FormatName(plain.format)), 1, 1);
+    t->SetAttr("dst_format", std::string(FormatName(plain.format)));
+    t->output_desc(0) = plain;
+    GE_RETURN_IF_ERROR(g.AddEdge(n, 0, t, 0));
+    for (const Endpoint& c : plain_readers) {
+      g.RemoveInputEdge(c.node, c.index);
+      GE_RETURN_IF_ERROR(g.AddEdge(t, 0, c.node, c.index));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Pass BlockedLayoutPass() { return OptionalPass("blocked_layout", "layout", Run); }
+
+}  // namespace ge

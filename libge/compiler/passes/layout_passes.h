@@ -1,0 +1,11 @@
+// The layout stage (DESIGN.md "Compiler", stage 3): choose a memory layout
+// per tensor and insert TransData only where layouts meet.
+#pragma once
+
+#include "compiler/pass.h"
+
+namespace ge {
+
+Pass BlockedLayoutPass();  // blocked_layout
+
+}  // namespace ge
