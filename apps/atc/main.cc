@@ -82,6 +82,11 @@ int main(int argc, char** argv) {
   app.add_option("--buffer_optimize", buffer_optimize,
                  "Feature-map memory reuse between tensors with disjoint lifetimes: on (default) or off")
       ->check(CLI::IsMember({"on", "off"}));
+  std::string stream_num = "1";
+  app.add_option("--stream_num", stream_num,
+                 "Streams to run independent branches on (1 = one stream, the default; at most the backend's, 8 on "
+                 "the CPU): branches go to up to N streams by estimated cost, event record/wait tasks order "
+                 "cross-stream edges (docs/streams.md)");
   CLI11_PARSE(app, argc, argv);
 
   if (auto s = ge::app::SetupLogging(log); !s.ok()) return ge::app::Fail(kTool, s);
@@ -115,11 +120,18 @@ int main(int argc, char** argv) {
   options.verify_each_pass = spdlog::get_level() <= spdlog::level::debug;
   if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
     return ge::app::Fail(kTool, s);
+  if (auto s = ge::app::ApplyStreamFlag(stream_num, options); !s.ok()) return ge::app::Fail(kTool, s);
   auto t0 = std::chrono::steady_clock::now();
   std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());
   auto compiled = ge::app::ConvertModel(model, framework, input_shape, out_nodes, options);
   if (!compiled.ok()) return ge::app::Fail(kTool, compiled.status());
   std::printf("memory: %s\n", ge::MemoryReport(compiled->memory).c_str());
+  if (compiled->streams.size() > 1) {
+    int events = 0;
+    for (const ge::StreamTasks& st : compiled->streams)
+      for (const ge::Task& t : st.tasks) events += t.kind == ge::Task::Kind::kEventRecord;
+    std::printf("streams: %zu streams, %d events\n", compiled->streams.size(), events);
+  }
   std::fprintf(stderr, "[2/2] writing %s (%zu nodes)\n", om_path.c_str(), compiled->graph->num_nodes());
   if (auto s = ge::WriteOmFile(*compiled, om_path); !s.ok()) return ge::app::Fail(kTool, s);
   std::printf("ge-atc: wrote %s in %.2f s\n", om_path.c_str(), Seconds(t0));

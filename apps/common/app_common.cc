@@ -1,11 +1,14 @@
 #include "common/app_common.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "ge/om.h"
+#include "hal/device.h"
 #include "ge/sha256.h"
 #include "ge_parsers/onnx_parser.h"
 #include "ge_parsers/tf_parser.h"
@@ -99,6 +102,19 @@ Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion
   for (const auto& n : off) joined += (joined.empty() ? "" : ",") + n;
   if (!joined.empty()) options.recorded_options.emplace_back("disable_pass", joined);
   if (!options.buffer_reuse) options.recorded_options.emplace_back("buffer_optimize", "off");
+  return Status::Ok();
+}
+
+Status ApplyStreamFlag(const std::string& stream_num, CompileOptions& options) {
+  const hal::Capabilities& caps = hal::CpuDevice().capabilities();
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(stream_num.c_str(), &end, 10);
+  if (stream_num.empty() || end == stream_num.c_str() || *end != '\0' || errno != 0 || v < 1 || v > caps.max_streams)
+    return InvalidArgument("--stream_num: '" + stream_num + "' is not a stream count in 1.." + std::to_string(caps.max_streams) +
+                           " (the " + caps.name + " backend's streams)");
+  options.stream_num = static_cast<int32_t>(v);
+  if (v != 1) options.recorded_options.emplace_back("stream_num", std::to_string(v));
   return Status::Ok();
 }
 

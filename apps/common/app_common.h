@@ -28,6 +28,10 @@ std::vector<std::string> SplitList(const std::string& s, char sep);
 Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion_switch_file,
                       const std::string& buffer_optimize, CompileOptions& options);
 
+// --stream_num N: an integer in 1..the CPU backend's max streams (recorded
+// in the .om when not 1); errors name the flag and the range.
+Status ApplyStreamFlag(const std::string& stream_num, CompileOptions& options);
+
 // Parses a source model (framework 5: .onnx, 3: TensorFlow frozen .pb) and compiles it.
 Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
                            const std::string& out_nodes, CompileOptions options);

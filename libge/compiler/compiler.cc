@@ -4,6 +4,7 @@
 
 #include "compiler/memory/memory_planner.h"
 #include "compiler/pass.h"
+#include "compiler/streams/streams.h"
 #include "compiler/tasks/task_builder.h"
 #include "hal/device.h"
 
@@ -40,6 +41,10 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   if (!graph) return Internal("Compile: no graph");
   PassContext ctx;
   ctx.device = options.device ? options.device : &hal::CpuDevice();
+  const int max_streams = ctx.device->capabilities().max_streams;
+  if (options.stream_num < 1 || options.stream_num > max_streams)
+    return InvalidArgument("stream_num " + std::to_string(options.stream_num) + " is outside 1.." +
+                           std::to_string(max_streams) + " (the " + ctx.device->capabilities().name + " backend's streams)");
   ctx.options = &options;
   PassManager pm = BuildPipeline();
   for (const ExtraPass& e : options.extra_passes) {
@@ -65,14 +70,23 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   m.graph = std::move(graph);
   DescribeModelIo(m);
 
-  // Planning stages (7, 8): they describe the final graph, they do not
-  // rewrite it, so they run after every pass.
+  // Planning stages (6, 7, 8): they describe the final graph, they do not
+  // rewrite it, so they run after every pass. Streams first: the memory
+  // plan's lifetimes are over the stream-aware schedule, and the tasks are
+  // the schedule with the plan's addresses.
+  GE_ASSIGN_OR_RETURN(std::vector<Node*> order, memory::ExecutionOrder(*m.graph));
+  GE_ASSIGN_OR_RETURN(std::vector<StreamTasks> schedule, streams::BuildSchedule(order, options.stream_num));
+  GE_RETURN_IF_ERROR(CheckEventGraph(schedule));
+  const streams::ScheduleStats stats = streams::Stats(schedule);
+  spdlog::info("streams: {} kernels on {} stream(s), {} event(s) (stream_num {})", stats.kernels, stats.streams,
+               stats.events, options.stream_num);
   memory::PlanOptions plan_options;
   plan_options.alignment = options.memory_alignment;
   plan_options.reuse = options.buffer_reuse;
   plan_options.inplace = options.buffer_reuse;  // in-place is reuse too
+  plan_options.schedule = &schedule;
   GE_ASSIGN_OR_RETURN(m.memory, memory::PlanMemory(*m.graph, plan_options));
-  GE_ASSIGN_OR_RETURN(m.streams, tasks::BuildTasks(*m.graph, m.memory));
+  GE_ASSIGN_OR_RETURN(m.streams, tasks::BuildTasks(*m.graph, m.memory, std::move(schedule)));
   spdlog::debug("memory: {}", MemoryReport(m.memory));
   return m;
 }

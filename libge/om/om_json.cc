@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "ge/om.h"
@@ -10,6 +11,41 @@
 #include "om.pb.h"
 
 namespace ge {
+namespace {
+
+// The streams and their events at a glance (the full task lists are in
+// model.streams): per stream its kernel/record/wait counts, per event where
+// it is recorded (after which node) and waited for (before which node).
+nlohmann::ordered_json ScheduleSummary(const om::ModelDef& def) {
+  nlohmann::ordered_json per_stream = nlohmann::ordered_json::array();
+  std::map<int32_t, nlohmann::ordered_json> events;
+  for (const om::StreamTasksDef& sd : def.streams()) {
+    int kernels = 0, records = 0, waits = 0;
+    for (const om::TaskDef& t : sd.tasks()) {
+      if (t.kind() == 0) {
+        ++kernels;
+        continue;
+      }
+      const bool record = t.kind() == 1;
+      (record ? records : waits)++;
+      nlohmann::ordered_json& e = events[t.event()];
+      e["event"] = t.event();
+      e[record ? "record_stream" : "wait_stream"] = sd.stream();
+      e[record ? "after" : "before"] = t.node();
+    }
+    per_stream.push_back({{"stream", sd.stream()}, {"kernels", kernels}, {"records", records}, {"waits", waits}});
+  }
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (auto& [id, e] : events) list.push_back(e);
+  nlohmann::ordered_json out;
+  out["stream_count"] = def.streams_size();
+  out["event_count"] = events.size();
+  out["streams"] = per_stream;
+  out["events"] = list;
+  return out;
+}
+
+}  // namespace
 
 Result<std::string> OmToJson(const std::string& path) {
   // Validate everything first: a corrupt file gets the loader's error.
@@ -42,6 +78,7 @@ Result<std::string> OmToJson(const std::string& path) {
       if (!google::protobuf::util::MessageToJsonString(def, &model_json, opts).ok())
         return Internal(path + ": cannot convert the model definition to JSON");
       j["model"] = nlohmann::ordered_json::parse(model_json);
+      j["schedule"] = ScheduleSummary(def);
     }
   }
   j["sections"] = sections;
@@ -50,6 +87,7 @@ Result<std::string> OmToJson(const std::string& path) {
   out["file"] = j["file"];
   out["header"] = j["header"];
   out["sections"] = j["sections"];
+  if (j.contains("schedule")) out["schedule"] = j["schedule"];
   out["model"] = j["model"];
   return out.dump(2) + "\n";
 }

@@ -1,5 +1,7 @@
 #include "om/plan_codec.h"
 
+#include "compiler/streams/happens_before.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -35,6 +37,53 @@ Status CheckRange(Segment seg, int64_t offset, int64_t size, const Segments& seg
 Result<TaskArg> DecodeArg(const TaskArgDef& a, const std::string& where) {
   GE_ASSIGN_OR_RETURN(Segment s, DecodeSegment(a.segment(), where));
   return TaskArg{s, a.offset()};
+}
+
+// Several streams: feature-map symbols that overlap in memory must be
+// ordered — every kernel task touching one happens before the other's
+// producer (docs/streams.md). Lifetimes over the order cannot show a race
+// between streams; this can.
+Status CheckSharingAcrossStreams(const Model& m, const std::map<std::string, Node*>& nodes) {
+  GE_ASSIGN_OR_RETURN(streams::HappensBefore hb, streams::HappensBefore::Build(m.streams));
+  std::map<std::string, size_t> step;
+  for (size_t i = 0; i < m.memory.order.size(); ++i) step[m.memory.order[i]] = i;
+  struct Sym {
+    int64_t offset = 0, size = 0;
+    std::string producer;
+    std::vector<streams::TaskPos> touch;
+  };
+  std::map<int64_t, Sym> syms;
+  for (const BufferPlan& b : m.memory.buffers) {
+    if (b.segment != Segment::kFeatureMap) continue;
+    Sym& s = syms[b.symbol];
+    s.offset = b.offset;
+    s.size = std::max(s.size, b.size);
+    if (s.producer.empty() || step[b.node] < step[s.producer]) s.producer = b.node;
+    const Node* n = nodes.at(b.node);
+    if (auto p = hb.Find(b.node)) s.touch.push_back(*p);
+    for (const Endpoint& c : n->OutputConsumers(b.output))
+      if (auto p = hb.Find(c.node->name())) s.touch.push_back(*p);
+  }
+  auto before = [&](const Sym& a, const Sym& b) {
+    const auto root = hb.Find(b.producer);
+    if (!root) return false;
+    for (const streams::TaskPos& t : a.touch)
+      if (!hb.Before(t, *root)) return false;
+    return true;
+  };
+  std::vector<std::pair<int64_t, const Sym*>> by_offset;
+  for (const auto& [k, s] : syms)
+    if (s.size > 0) by_offset.push_back({k, &s});
+  std::sort(by_offset.begin(), by_offset.end(), [](const auto& a, const auto& b) { return a.second->offset < b.second->offset; });
+  for (size_t i = 0; i < by_offset.size(); ++i)
+    for (size_t j = i + 1; j < by_offset.size() && by_offset[j].second->offset < by_offset[i].second->offset + by_offset[i].second->size; ++j) {
+      const Sym& a = *by_offset[i].second;
+      const Sym& b = *by_offset[j].second;
+      if (!before(a, b) && !before(b, a))
+        return Bad("symbols " + std::to_string(by_offset[i].first) + " (" + a.producer + ") and " + std::to_string(by_offset[j].first) +
+                   " (" + b.producer + ") share memory but the streams do not order them");
+    }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -201,15 +250,35 @@ Status DecodePlan(const ModelDef& def, Model& m) {
     }
   }
 
-  // Tasks: known nodes, arity, kernel ids 0..n-1 in order, args in range.
+  // Tasks: known nodes, arity, kernel ids 0..n-1 in order, args in range;
+  // each node's kernel at most once; event tasks without arguments, their
+  // ids dense and their graph without a cycle (a cycle would hang the run).
   int32_t kernel = 0;
+  std::set<std::string> kernel_nodes;
+  int32_t max_event = -1;
+  int64_t total_tasks = 0;
+  for (const StreamTasksDef& sd : def.streams()) total_tasks += sd.tasks_size();
   for (const StreamTasksDef& sd : def.streams()) {
     StreamTasks st;
     st.stream = sd.stream();
-    if (st.stream != static_cast<int32_t>(m.streams.size())) return Bad("stream " + std::to_string(st.stream) + " is out of order");
+    if (st.stream != static_cast<int32_t>(m.streams.size()))
+      return Bad("stream " + std::to_string(st.stream) + " is out of order (streams are numbered 0..S-1)");
     for (const TaskDef& td : sd.tasks()) {
       const std::string where = "stream " + std::to_string(st.stream) + " task " + td.node();
       Task t;
+      if (td.kind() == static_cast<int32_t>(Task::Kind::kEventRecord) || td.kind() == static_cast<int32_t>(Task::Kind::kEventWait)) {
+        t.kind = static_cast<Task::Kind>(td.kind());
+        t.node = td.node();
+        t.kernel = td.kernel();
+        t.event = td.event();
+        if (t.event < 0 || t.event >= total_tasks)
+          return Bad(where + ": event id " + std::to_string(t.event) + " is out of range");
+        if (!t.node.empty() && !nodes.count(t.node)) return Bad(where + ": unknown node");
+        if (td.inputs_size() != 0 || td.outputs_size() != 0) return Bad(where + ": an event task with arguments");
+        max_event = std::max(max_event, t.event);
+        st.tasks.push_back(std::move(t));
+        continue;
+      }
       if (td.kind() != 0) return Bad(where + ": task kind " + std::to_string(td.kind()) + " is not supported");
       t.kind = Task::Kind::kKernel;
       t.node = td.node();
@@ -217,6 +286,7 @@ Status DecodePlan(const ModelDef& def, Model& m) {
       t.event = td.event();
       auto it = nodes.find(t.node);
       if (it == nodes.end()) return Bad(where + ": unknown node");
+      if (!kernel_nodes.insert(t.node).second) return Bad(where + ": the node has a second kernel task");
       if (t.kernel != kernel++) return Bad(where + ": kernel id " + std::to_string(t.kernel) + " is out of sequence");
       const Node& n = *it->second;
       if (td.inputs_size() != static_cast<int>(n.num_inputs()) || td.outputs_size() != static_cast<int>(n.num_outputs()))
@@ -244,6 +314,16 @@ Status DecodePlan(const ModelDef& def, Model& m) {
     }
     m.streams.push_back(std::move(st));
   }
+  if (max_event >= 0) {
+    std::set<int32_t> recorded;
+    for (const StreamTasks& st : m.streams)
+      for (const Task& t : st.tasks)
+        if (t.kind == Task::Kind::kEventRecord) recorded.insert(t.event);
+    for (int32_t e = 0; e <= max_event; ++e)
+      if (!recorded.count(e)) return Bad("event " + std::to_string(e) + " is never recorded (events are numbered 0..E-1)");
+    if (Status s = CheckEventGraph(m.streams); !s.ok()) return Bad(s.message());
+  }
+  if (m.streams.size() > 1) GE_RETURN_IF_ERROR(CheckSharingAcrossStreams(m, nodes));
   return Status::Ok();
 }
 

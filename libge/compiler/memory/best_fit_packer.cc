@@ -15,8 +15,9 @@ bool Overlap(const Interval& a, const Interval& b) { return a.first <= b.last &&
 // Places intervals in `order`; returns the peak. Each goes into the smallest
 // free gap (between intervals alive at the same time) that holds it, else on
 // top of them: best fit keeps large holes for large buffers.
+template <typename Conflicts>
 int64_t PlaceInOrder(const std::vector<Interval>& iv, const std::vector<int64_t>& sizes, const std::vector<size_t>& order,
-                     std::vector<int64_t>& offsets) {
+                     std::vector<int64_t>& offsets, const Conflicts& conflicts) {
   std::vector<size_t> placed;
   placed.reserve(order.size());
   std::vector<std::pair<int64_t, int64_t>> busy;  // (offset, end) of overlapping placed intervals
@@ -25,7 +26,7 @@ int64_t PlaceInOrder(const std::vector<Interval>& iv, const std::vector<int64_t>
     const int64_t size = sizes[idx];
     busy.clear();
     for (size_t p : placed)
-      if (Overlap(iv[p], iv[idx])) busy.push_back({offsets[p], offsets[p] + sizes[p]});
+      if (conflicts(p, idx)) busy.push_back({offsets[p], offsets[p] + sizes[p]});
     std::sort(busy.begin(), busy.end());
     int64_t best = -1, best_gap = std::numeric_limits<int64_t>::max();
     int64_t cursor = 0;
@@ -70,7 +71,10 @@ int64_t LowerBound(const std::vector<Interval>& intervals, int64_t alignment) {
   return best;
 }
 
-Packing PackIntervals(const std::vector<Interval>& iv, int64_t alignment, bool reuse) {
+namespace {
+
+template <typename Conflicts>
+Packing Pack(const std::vector<Interval>& iv, int64_t alignment, bool reuse, const Conflicts& conflicts, int64_t bound) {
   Packing out;
   const size_t n = iv.size();
   std::vector<int64_t> sizes(n);
@@ -103,7 +107,6 @@ Packing PackIntervals(const std::vector<Interval>& iv, int64_t alignment, bool r
   std::vector<int64_t> widest(n, 0);
   for (size_t i : base)
     for (int32_t t = iv[i].first; t <= iv[i].last; ++t) widest[i] = std::max(widest[i], breadth[t]);
-  const int64_t bound = LowerBound(iv, alignment);
 
   using Less = std::function<bool(size_t, size_t)>;
   const std::vector<Less> orders = {
@@ -121,7 +124,7 @@ Packing PackIntervals(const std::vector<Interval>& iv, int64_t alignment, bool r
   for (const Less& less : orders) {
     std::vector<size_t> order = base;
     std::stable_sort(order.begin(), order.end(), less);
-    const int64_t peak = PlaceInOrder(iv, sizes, order, offsets);
+    const int64_t peak = PlaceInOrder(iv, sizes, order, offsets, conflicts);
     if (out.peak < 0 || peak < out.peak) {
       out.peak = peak;
       out.offsets = offsets;
@@ -144,7 +147,7 @@ Packing PackIntervals(const std::vector<Interval>& iv, int64_t alignment, bool r
       const size_t i = pick(rng), j = pick(rng);
       if (i == j) continue;
       std::swap(order[i], order[j]);
-      const int64_t peak = PlaceInOrder(iv, sizes, order, offsets);
+      const int64_t peak = PlaceInOrder(iv, sizes, order, offsets, conflicts);
       if (peak <= current) {
         current = peak;
         if (peak < out.peak) {
@@ -158,6 +161,45 @@ Packing PackIntervals(const std::vector<Interval>& iv, int64_t alignment, bool r
   }
   if (out.peak < 0) out.peak = 0;
   return out;
+}
+
+}  // namespace
+
+Packing PackIntervals(const std::vector<Interval>& iv, int64_t alignment, bool reuse) {
+  auto overlap = [&iv](size_t a, size_t b) { return Overlap(iv[a], iv[b]); };
+  return Pack(iv, alignment, reuse, overlap, LowerBound(iv, alignment));
+}
+
+Packing PackWithConflicts(const std::vector<Interval>& iv, int64_t alignment, bool reuse, const Conflict& conflict,
+                          int64_t bound) {
+  return Pack(iv, alignment, reuse, conflict, bound);
+}
+
+int64_t LowerBoundWithConflicts(const std::vector<Interval>& iv, int64_t alignment, const Conflict& conflict) {
+  const size_t n = iv.size();
+  std::vector<size_t> by_size;
+  for (size_t i = 0; i < n; ++i)
+    if (AlignUp(iv[i].size, alignment) > 0) by_size.push_back(i);
+  std::stable_sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) { return iv[a].size > iv[b].size; });
+  int32_t steps = 0;
+  for (size_t i : by_size) steps = std::max(steps, iv[i].last + 1);
+  int64_t best = LowerBound(iv, alignment);
+  for (int32_t t = 0; t < steps; ++t) {
+    std::vector<size_t> clique;
+    int64_t total = 0;
+    for (size_t i : by_size)
+      if (iv[i].first <= t && t <= iv[i].last) clique.push_back(i);
+    if (clique.empty()) continue;
+    for (size_t i : by_size) {
+      if (iv[i].first <= t && t <= iv[i].last) continue;
+      bool all = true;
+      for (size_t j = 0; all && j < clique.size(); ++j) all = conflict(i, clique[j]);
+      if (all) clique.push_back(i);
+    }
+    for (size_t i : clique) total += AlignUp(iv[i].size, alignment);
+    best = std::max(best, total);
+  }
+  return best;
 }
 
 }  // namespace ge::memory

@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
+#include "compiler/streams/happens_before.h"
 #include "ge/ops/op_registry.h"
 
 namespace ge::memory {
 namespace {
 
 struct Sym {
+  std::vector<std::pair<const Node*, int>> members;  // the tensors sharing it
   int64_t size = 0;
   int32_t first = 0, last = 0;
   Node* root = nullptr;  // the node that produces the memory
@@ -20,6 +23,37 @@ struct Sym {
 };
 
 using TensorKey = std::pair<const Node*, int>;
+
+// Which feature-map symbols may not share memory on a multi-stream schedule:
+// a and b may share only if every task touching a happens before b's
+// producer starts, or the other way round. Per symbol, the last touching
+// task on each stream is compared with the other's producer's vector clock.
+template <typename Accesses>
+Result<std::vector<std::vector<char>>> StreamConflicts(const std::vector<Sym>& syms, const std::vector<size_t>& fm,
+                                                       const streams::HappensBefore& hb, const Accesses& accesses) {
+  const size_t n = fm.size();
+  const int32_t streams_n = hb.num_streams();
+  std::vector<std::vector<int32_t>> last(n, std::vector<int32_t>(streams_n, -1));
+  std::vector<const std::vector<int32_t>*> clock(n);
+  for (size_t j = 0; j < n; ++j) {
+    const Sym& sym = syms[fm[j]];
+    const auto root = hb.Find(sym.root->name());
+    if (!root) return Internal("memory plan: the schedule has no task for " + sym.root->Label());
+    clock[j] = &hb.Clock(*root);
+    std::vector<streams::TaskPos> touch;
+    for (const auto& [m, o] : sym.members) accesses(m, o, touch);
+    for (const streams::TaskPos& t : touch) last[j][t.stream] = std::max(last[j][t.stream], t.index);
+  }
+  auto all_before = [&](size_t a, size_t b) {  // every task of a precedes b's producer
+    for (int32_t t = 0; t < streams_n; ++t)
+      if (last[a][t] > (*clock[b])[t]) return false;
+    return true;
+  };
+  std::vector<std::vector<char>> out(n, std::vector<char>(n, 0));
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = a + 1; b < n; ++b) out[a][b] = out[b][a] = !(all_before(a, b) || all_before(b, a));
+  return out;
+}
 
 }  // namespace
 
@@ -32,6 +66,19 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
   GE_ASSIGN_OR_RETURN(std::vector<Node*> order, ExecutionOrder(g));
   std::map<const Node*, int32_t> step;
   for (size_t i = 0; i < order.size(); ++i) step[order[i]] = static_cast<int32_t>(i);
+  // Several streams: happens-before decides what may share memory.
+  std::optional<streams::HappensBefore> hb;
+  if (options.schedule && options.schedule->size() > 1) {
+    GE_ASSIGN_OR_RETURN(streams::HappensBefore built, streams::HappensBefore::Build(*options.schedule));
+    hb = std::move(built);
+  }
+  // The kernel tasks that touch a tensor: its producer and its readers
+  // (nodes without a task, like a Reshape, pass the tensor on instead).
+  auto accesses = [&](const Node* n, int out, std::vector<streams::TaskPos>& into) {
+    if (auto p = hb->Find(n->name())) into.push_back(*p);
+    for (const Endpoint& c : n->OutputConsumers(out))
+      if (auto p = hb->Find(c.node->name())) into.push_back(*p);
+  };
 
   // Pass 1: each tensor's own last read (its producer's step if never read).
   std::map<TensorKey, int32_t> last_read;
@@ -80,6 +127,15 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
         // Another input reading the same memory would see it half-overwritten.
         for (size_t k = 0; ok && k < n->num_inputs(); ++k)
           if (k != i && input_symbol(static_cast<int>(k)) == cand) ok = false;
+        // With several streams, "dies here" must hold in every interleaving:
+        // each other task touching the memory happens before this node.
+        if (ok && hb) {
+          const auto self = hb->Find(n->name());
+          std::vector<streams::TaskPos> touch;
+          for (const auto& [m, o] : syms[cand].members) accesses(m, o, touch);
+          for (const streams::TaskPos& t : touch)
+            if (!self || (!(t.stream == self->stream && t.index == self->index) && !hb->Before(t, *self))) ok = false;
+        }
         if (ok) joined = cand;
       }
       if (joined < 0) {
@@ -91,6 +147,7 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
         syms.push_back(sym);
       }
       Sym& sym = syms[joined];
+      sym.members.push_back(key);
       sym.last = std::max(sym.last, last_read[key]);
       sym.graph_output = sym.graph_output || to_output[key];
       sym_of[key] = joined;
@@ -156,10 +213,18 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
   // The feature map: pack the symbols by lifetime.
   std::vector<Interval> intervals;
   for (size_t k : fm) intervals.push_back({syms[k].size, syms[k].first, syms[k].last});
-  const Packing packing = PackIntervals(intervals, align, options.reuse);
+  Packing packing;
+  if (!hb) {
+    packing = PackIntervals(intervals, align, options.reuse);
+    plan.lower_bound = LowerBound(intervals, align);
+  } else {
+    GE_ASSIGN_OR_RETURN(const std::vector<std::vector<char>> conflicts, StreamConflicts(syms, fm, *hb, accesses));
+    const Conflict conflict = [&conflicts](size_t a, size_t b) { return conflicts[a][b] != 0; };
+    plan.lower_bound = LowerBoundWithConflicts(intervals, align, conflict);
+    packing = PackWithConflicts(intervals, align, options.reuse, conflict, plan.lower_bound);
+  }
   for (size_t j = 0; j < fm.size(); ++j) syms[fm[j]].offset = packing.offsets[j];
   plan.feature_map_size = packing.peak;
-  plan.lower_bound = LowerBound(intervals, align);
   for (const Interval& iv : intervals) plan.no_reuse_size += AlignUp(iv.size, align);
 
   if (Node* out = g.OutputNode())

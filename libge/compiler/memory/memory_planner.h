@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "ge/ir/graph.h"
@@ -14,6 +15,11 @@ struct PlanOptions {
   int64_t alignment = 64;  // a power of two
   bool reuse = true;       // false: every feature-map buffer its own range
   bool inplace = true;     // let in-place capable ops write over a dying input
+  // The streams stage's schedule. With more than one stream, two tensors
+  // share memory only if every access of one happens before the write of
+  // the other in every interleaving (stream order and events); null or one
+  // stream: the execution order alone decides (the single-stream plan).
+  const std::vector<StreamTasks>* schedule = nullptr;
 };
 
 // The order the runtimes execute nodes in (step = index): the graph's
@@ -44,6 +50,21 @@ struct Packing {
 // between already-placed intervals whose lifetimes overlap it; the order
 // with the lowest peak wins. reuse = false stacks every interval.
 Packing PackIntervals(const std::vector<Interval>& intervals, int64_t alignment, bool reuse);
+
+// Multi-stream packing: `conflict(i, j)` says intervals i and j may not
+// share memory (it must hold whenever their lifetimes overlap). The same
+// best-fit orders and search as PackIntervals; `bound` stops the search
+// early when reached. With conflict = lifetime overlap it is PackIntervals.
+using Conflict = std::function<bool(size_t, size_t)>;
+Packing PackWithConflicts(const std::vector<Interval>& intervals, int64_t alignment, bool reuse, const Conflict& conflict,
+                          int64_t bound);
+
+// A lower bound under `conflict`: at each step, the bytes alive there (they
+// conflict pairwise), extended greedily (largest first) by intervals that
+// conflict with every one already in the set. Every such set is a clique of
+// the conflict graph, whose buffers must all be disjoint. At least
+// LowerBound().
+int64_t LowerBoundWithConflicts(const std::vector<Interval>& intervals, int64_t alignment, const Conflict& conflict);
 
 // The whole plan for a graph whose shapes are static.
 Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options);

@@ -13,7 +13,13 @@ namespace ge::tasks {
 // running it would copy a buffer onto itself (Reshape, Identity ...).
 bool IsAliasOnly(const Node& n, const MemoryPlan& plan);
 
-// One stream today (stream 0); event tasks come with the streams stage.
+// One stream (stream 0): every compute node's kernel task in plan.order.
 Result<std::vector<StreamTasks>> BuildTasks(const Graph& g, const MemoryPlan& plan);
+
+// The streams stage's schedule with arguments: each kernel task gets its
+// kernel id (numbered over stream 0, then stream 1 ...) and its (segment,
+// offset) argument table from the plan; event tasks are kept as they are.
+// The schedule must list exactly the nodes that compute in the plan.
+Result<std::vector<StreamTasks>> BuildTasks(const Graph& g, const MemoryPlan& plan, std::vector<StreamTasks> schedule);
 
 }  // namespace ge::tasks

@@ -47,6 +47,10 @@ struct CompileOptions {
   // lifetimes do not overlap (--buffer_optimize off: every tensor its own).
   bool buffer_reuse = true;
   int64_t memory_alignment = 64;
+  // Streams (--stream_num): independent branches run on up to this many
+  // streams, ordered by events (docs/streams.md). 1: one stream, no events.
+  // At most the backend's Capabilities::max_streams.
+  int32_t stream_num = 1;
   // Constant folding never creates a constant larger than this.
   int64_t fold_limit_bytes = 1 << 20;
 };

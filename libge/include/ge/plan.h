@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "hal/status.h"
+
 namespace ge {
 
 // A memory segment is one allocation made at load; buffers are offsets in it.
@@ -91,5 +93,17 @@ struct StreamTasks {
   int32_t stream = 0;
   std::vector<Task> tasks;
 };
+
+// Event tasks (kind record/wait) carry `event`, numbered 0..E-1 (E = the
+// largest id + 1), `node` naming the kernel they follow (record) or precede
+// (wait), kernel -1 and no arguments. The kernel ids of kernel tasks run
+// 0, 1, 2 ... over stream 0's tasks, then stream 1's, and so on.
+//
+// Checks a schedule's event graph: streams numbered 0..S-1 in order, event
+// ids >= 0, each recorded exactly once, every wait's event recorded, and no
+// cycle of waits (the streams replayed as the runtime runs them never get
+// stuck). The error names the streams, tasks and events of the cycle. The
+// compiler runs it on what it builds, the .om loader on what it reads.
+Status CheckEventGraph(const std::vector<StreamTasks>& streams);
 
 }  // namespace ge

@@ -6,6 +6,7 @@
 // Unload = DeInit. Memory comes from the model's plan: one weights block,
 // one feature-map block (buffers reused as planned), and the user's own
 // input/output buffers bound zero-copy.
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -125,11 +126,22 @@ class ModelV2 final : public LoadedModel {
   // Lowering: Init allocates the plan's segments and creates the kernels of
   // stream 0's tasks with their bound arguments; Main runs them in order.
   Status Lower(const Model& model) {
-    if (streams_.size() > 1) return Unsupported("v2: models with more than one stream are not supported yet");
     std::map<std::string, Node*> by_name;
     for (Node* n : model.graph->nodes()) by_name[n->name()] = n;
-    const std::vector<Task> no_tasks;
-    const std::vector<Task>& tasks = streams_.empty() ? no_tasks : streams_[0].tasks;
+    // v2 runs everything on the host in one sequence: the kernel tasks of
+    // every stream in the plan's execution order, which every stream's order
+    // and every event already respect; event tasks have nothing to order.
+    std::map<std::string, size_t> step;
+    for (size_t i = 0; i < plan_.order.size(); ++i) step[plan_.order[i]] = i;
+    std::vector<Task> tasks;
+    for (const StreamTasks& st : streams_)
+      for (const Task& t : st.tasks)
+        if (t.kind == Task::Kind::kKernel) {
+          if (streams_.size() > 1 && !step.count(t.node)) return Internal("v2: task for node " + t.node + " outside the plan's order");
+          tasks.push_back(t);
+        }
+    if (streams_.size() > 1)
+      std::stable_sort(tasks.begin(), tasks.end(), [&](const Task& a, const Task& b) { return step[a.node] < step[b.node]; });
     size_t num_in = 0, num_out = 0;
     for (const Task& t : tasks) {
       num_in += t.inputs.size();

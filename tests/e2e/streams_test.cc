@@ -1,0 +1,106 @@
+// ge-atc --stream_num on a branching model (squeezenet1_1's fire modules):
+// two streams with events, the same outputs as one stream in ge-run v2, the
+// streams and events in the .om JSON; bad flag values are one error line.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/common/tool_runner.h"
+
+namespace ge::test {
+namespace {
+
+class StreamsTest : public TempDirTest {
+ protected:
+  nlohmann::json OmJson(const std::string& om, const std::string& json) {
+    ToolResult js = Run("ge-atc", {"--mode", "1", "--om", om, "--json", json});
+    EXPECT_EQ(js.exit_code, 0) << js.Describe();
+    std::ifstream f(json);
+    return nlohmann::json::parse(f, nullptr, false);
+  }
+};
+
+int64_t Int(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) return 0;
+  return j[key].is_string() ? std::stoll(j[key].get<std::string>()) : j[key].get<int64_t>();
+}
+
+TEST_F(StreamsTest, SqueezenetOnTwoStreamsMatchesOneStream) {
+  const fs::path models = GE_MODELS_DIR;
+  const fs::path onnx = models / "squeezenet1_1.onnx";
+  const fs::path input = models / "squeezenet1_1.input.npy";
+  const fs::path golden = models / "squeezenet1_1.output.npy";
+  for (const fs::path& p : {onnx, input, golden})
+    if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+
+  int64_t peak[3] = {0, 0, 0}, bound[3] = {0, 0, 0};
+  for (int n : {1, 2}) {
+    const std::string out = Path("sq" + std::to_string(n));
+    ToolResult atc = Run("ge-atc", {"--model", onnx.string(), "--framework", "5", "--output", out, "--stream_num", std::to_string(n)});
+    ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
+    const nlohmann::json j = OmJson(out + ".om", out + ".json");
+    ASSERT_FALSE(j.is_discarded());
+    const nlohmann::json& sched = j["schedule"];
+    const nlohmann::json& streams = j["model"]["streams"];
+    peak[n] = Int(j["model"]["memory"], "feature_map_size");
+    bound[n] = Int(j["model"]["memory"], "lower_bound");
+    if (n == 1) {
+      EXPECT_EQ(sched["stream_count"], 1);
+      EXPECT_EQ(sched["event_count"], 0);
+    } else {
+      EXPECT_NE(atc.out.find("streams: 2 streams, "), std::string::npos) << atc.Describe();
+      EXPECT_GE(sched["stream_count"].get<int>(), 2);
+      EXPECT_GE(sched["event_count"].get<int>(), 2);
+      ASSERT_EQ(streams.size(), sched["stream_count"].get<size_t>());
+      // Every event: recorded on one stream after a node, waited for on
+      // another before a node; the task lists hold the event tasks.
+      for (const auto& e : sched["events"]) {
+        EXPECT_TRUE(e.contains("record_stream") && e.contains("wait_stream")) << e.dump();
+        EXPECT_NE(e["record_stream"], e["wait_stream"]) << e.dump();
+      }
+      int records = 0, waits = 0;
+      for (const auto& st : streams)
+        for (const auto& t : st["tasks"]) {
+          const int kind = t.value("kind", 0);
+          records += kind == 1;
+          waits += kind == 2;
+        }
+      EXPECT_EQ(records, sched["event_count"].get<int>());
+      EXPECT_EQ(waits, sched["event_count"].get<int>());
+      bool recorded = false;
+      for (const auto& [k, v] : j["model"]["options"].items()) recorded |= v.dump().find("stream_num") != std::string::npos;
+      EXPECT_TRUE(recorded) << j["model"]["options"].dump();
+    }
+    ToolResult run = Run("ge-run", {"--model", out + ".om", "--mode", "v2", "--input", input.string(), "--compare", golden.string()});
+    EXPECT_EQ(run.exit_code, 0) << run.Describe();
+    const auto lines = SplitLines(run.out);
+    ASSERT_FALSE(lines.empty()) << run.Describe();
+    EXPECT_EQ(lines.back(), "PASS") << run.Describe();
+  }
+  EXPECT_GE(peak[2], bound[2]);
+  EXPECT_GE(bound[2], bound[1]);  // more conflicts, never fewer
+  std::printf("squeezenet1_1: 1 stream peak %lld bound %lld; 2 streams peak %lld bound %lld\n", static_cast<long long>(peak[1]),
+              static_cast<long long>(bound[1]), static_cast<long long>(peak[2]), static_cast<long long>(bound[2]));
+}
+
+TEST_F(StreamsTest, BadStreamNumIsOneErrorLine) {
+  const fs::path onnx = fs::path(GE_MODELS_DIR) / "small_cnn.onnx";
+  if (!fs::exists(onnx)) GTEST_SKIP() << onnx << " is absent";
+  for (const char* bad : {"0", "-2", "9", "two", "1.5", ""}) {
+    const std::string out = Path("bad");
+    ToolResult r = Run("ge-atc", {"--model", onnx.string(), "--framework", "5", "--output", out, "--stream_num", bad});
+    EXPECT_NE(r.exit_code, 0) << bad;
+    ExpectOneErrorLine(r, "ge-atc", {"--stream_num"});
+    EXPECT_FALSE(fs::exists(out + ".om")) << bad;
+  }
+}
+
+TEST_F(StreamsTest, HelpMentionsStreamNum) {
+  ToolResult r = Run("ge-atc", {"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--stream_num"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ge::test
