@@ -9,6 +9,7 @@
 
 #include "atc/precheck.h"
 #include "common/app_common.h"
+#include "ge/file_io.h"
 #include "ge/om.h"
 
 namespace {
@@ -24,23 +25,6 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-ge::Status WriteTextAtomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    if (!f) return ge::IoError(path + ": cannot open for writing");
-    f << text;
-    if (!f) {
-      std::remove(tmp.c_str());
-      return ge::IoError(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return ge::IoError(path + ": cannot rename into place");
-  }
-  return ge::Status::Ok();
-}
 
 }  // namespace
 
@@ -95,7 +79,7 @@ int main(int argc, char** argv) {
     if (om.empty() || json.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--mode 1 needs --om FILE and --json FILE"));
     auto text = ge::OmToJson(om);
     if (!text.ok()) return ge::app::Fail(kTool, text.status());
-    if (auto s = WriteTextAtomically(json, *text); !s.ok()) return ge::app::Fail(kTool, s);
+    if (auto s = ge::WriteFileAtomically(json, *text); !s.ok()) return ge::app::Fail(kTool, s);
     std::printf("ge-atc: wrote %s\n", json.c_str());
     return 0;
   }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/app_common.h"
+#include "ge/file_io.h"
 #include "ge/ops/op_registry.h"
 #include "ge_parsers/onnx_parser.h"
 #include "ge_parsers/tf_parser.h"
@@ -74,21 +75,7 @@ Status WriteReport(const std::string& path, const PrecheckRequest& r, const Repo
   for (const auto& u : report.unsupported) list.push_back({{"op_type", u.op}, {"node_name", u.name}, {"reason", u.reason}});
   j["unsupported"] = list;
   if (!report.error.empty()) j["error"] = report.error;
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    if (!f) return IoError(path + ": cannot open for writing");
-    f << j.dump(2) << "\n";
-    if (!f) {
-      std::remove(tmp.c_str());
-      return IoError(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return IoError(path + ": cannot rename into place");
-  }
-  return Status::Ok();
+  return WriteFileAtomically(path, j.dump(2) + "\n");
 }
 
 }  // namespace

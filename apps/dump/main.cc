@@ -12,6 +12,7 @@
 #include "dump/dot.h"
 #include "dump/graph_diff.h"
 #include "dump/memory_svg.h"
+#include "ge/file_io.h"
 #include "ge/ir/json_form.h"
 #include "ge/ir/text_form.h"
 #include "ge/npy.h"
@@ -24,27 +25,6 @@ constexpr const char* kTool = "ge-dump";
 bool IsOm(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".om") == 0; }
 bool IsPb(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0; }
 
-// PATH.tmp, then rename: a failed write never leaves a half file at PATH.
-ge::Status WriteFileAtomic(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    f.close();
-    if (!f) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      return ge::IoError(path + ": write failed");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return ge::IoError(path + ": " + ec.message());
-  }
-  return ge::Status::Ok();
-}
 
 // The flags every subcommand that compiles shares with ge-atc.
 struct CompileFlags {
@@ -129,15 +109,15 @@ int DumpMain(const CompileFlags& flags, const std::string& out, const std::strin
       std::snprintf(prefix, sizeof(prefix), "%02d_", step++);
       const std::string base = out + "/" + prefix + pass;
       if (!write_status.ok()) return;  // the first failure is the one to report
-      write_status = WriteFileAtomic(base + ".txt", ge::GraphToText(g));
-      if (write_status.ok()) write_status = WriteFileAtomic(base + ".json", ge::GraphToJson(g));
+      write_status = ge::WriteFileAtomically(base + ".txt", ge::GraphToText(g));
+      if (write_status.ok()) write_status = ge::WriteFileAtomically(base + ".json", ge::GraphToJson(g));
     };
   }
   auto m = flags.Load(*options);
   if (!m.ok()) return ge::app::Fail(kTool, m.status());
   if (!write_status.ok()) return ge::app::Fail(kTool, write_status);
   if (!dot.empty())
-    if (auto s = WriteFileAtomic(dot, ge::dump::GraphToDot(*m->graph)); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--dot"));
+    if (auto s = ge::WriteFileAtomically(dot, ge::dump::GraphToDot(*m->graph)); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--dot"));
   // stdout is the graph text when nothing else is asked for, so it stays
   // pipeable; the counts then go to stderr.
   const bool print_ir = out.empty() && dot.empty();
@@ -271,7 +251,7 @@ int MemoryMain(const CompileFlags& flags, const std::string& svg) {
   if (!svg.empty()) {
     auto text = ge::dump::PlanToSvg(m->memory, m->name.empty() ? flags.model : m->name);
     if (!text.ok()) return ge::app::Fail(kTool, text.status());
-    if (auto s = WriteFileAtomic(svg, *text); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--svg"));
+    if (auto s = ge::WriteFileAtomically(svg, *text); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--svg"));
     std::printf("wrote %s\n", svg.c_str());
   }
   return 0;

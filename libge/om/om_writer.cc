@@ -5,6 +5,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include "ge/file_io.h"
 #include "ge/om.h"
 #include "om/model_codec.h"
 #include "om/om_layout.h"
@@ -75,22 +76,7 @@ Result<std::string> SerializeOm(const Model& model) {
 
 Status WriteOmFile(const Model& model, const std::string& path) {
   GE_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(model));
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return IoError(path + ": cannot open for writing");
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    f.close();
-    if (!f) {
-      std::remove(tmp.c_str());
-      return IoError(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return IoError(path + ": cannot rename " + tmp + " into place");
-  }
-  return Status::Ok();
+  return WriteFileAtomically(path, bytes);
 }
 
 }  // namespace ge

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ge/file_io.h"
+
 namespace ge {
 namespace {
 
@@ -121,21 +123,7 @@ Status WriteNpy(const std::string& path, const TensorDesc& desc, const void* dat
   out += static_cast<char>(header.size() >> 8);
   out += header;
   out.append(static_cast<const char*>(data), static_cast<size_t>(desc.Bytes()));
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return IoError(path + ": cannot open for writing");
-    f.write(out.data(), static_cast<std::streamsize>(out.size()));
-    if (!f) {
-      std::remove(tmp.c_str());
-      return IoError(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return IoError(path + ": cannot rename into place");
-  }
-  return Status::Ok();
+  return WriteFileAtomically(path, out);
 }
 
 }  // namespace ge

@@ -1,0 +1,61 @@
+// WriteFileAtomically: the bytes land at the path, an existing file is
+// replaced whole, and a failed write leaves neither a file nor a .tmp.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "ge/file_io.h"
+
+namespace ge {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+class FileIoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ge_file_io_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(FileIoTest, WritesAndReplacesWholeFiles) {
+  const fs::path p = dir_ / "out.bin";
+  const std::string bytes("a\0b\nc", 5);
+  ASSERT_TRUE(WriteFileAtomically(p.string(), bytes).ok());
+  EXPECT_EQ(Slurp(p), bytes);
+  ASSERT_TRUE(WriteFileAtomically(p.string(), "xy").ok());
+  EXPECT_EQ(Slurp(p), "xy");
+  EXPECT_FALSE(fs::exists(p.string() + ".tmp"));
+}
+
+TEST_F(FileIoTest, FailureNamesThePathAndLeavesNothing) {
+  const fs::path p = dir_ / "missing_dir" / "out.bin";
+  Status s = WriteFileAtomically(p.string(), "data");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(p.string()), std::string::npos) << s.ToString();
+  EXPECT_FALSE(fs::exists(p));
+  EXPECT_FALSE(fs::exists(p.string() + ".tmp"));
+  // Renaming onto a directory fails after the .tmp was written: it is removed.
+  const fs::path d = dir_ / "a_dir";
+  fs::create_directories(d / "child");
+  EXPECT_FALSE(WriteFileAtomically(d.string(), "data").ok());
+  EXPECT_TRUE(fs::is_directory(d));
+  EXPECT_FALSE(fs::exists(d.string() + ".tmp"));
+}
+
+}  // namespace
+}  // namespace ge
