@@ -43,14 +43,7 @@ Result<bool> TryFold(Graph& g, Node* bn, const PassContext& ctx) {
     for (size_t j = 0; j < per; ++j) wv[c * per + j] *= f->mul[c];
     bias[c] = bias[c] * f->mul[c] + f->add[c];
   }
-  Node* old_w = conv->InputNode(1);
-  Node* old_b = conv->InputNode(2);
-  GE_RETURN_IF_ERROR(SetInput(g, conv, 1, AddConst(g, conv->name() + "_bn_W", MakeF32(w->desc().dims, wv))));
-  GE_RETURN_IF_ERROR(SetInput(g, conv, 2, AddConst(g, conv->name() + "_bn_B", MakeF32({m}, bias))));
-  GE_RETURN_IF_ERROR(Redirect(g, bn, conv));
-  std::vector<Node*> dead = {bn, old_w};
-  if (old_b) dead.push_back(old_b);
-  RemoveIfUnused(g, dead);
+  GE_RETURN_IF_ERROR(ReplaceWithFoldedBn(g, conv, bn, "W", MakeF32(w->desc().dims, wv), "B", MakeF32({m}, bias)));
   return true;
 }
 

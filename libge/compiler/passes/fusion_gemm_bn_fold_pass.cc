@@ -52,15 +52,9 @@ Result<bool> TryFold(Graph& g, Node* bn, const PassContext& ctx) {
   for (int64_t i = 0; i < cr; ++i)
     for (int64_t j = 0; j < n; ++j)
       nc[i * n + j] = beta * cv[(cr == 1 ? 0 : i) * cc + (cc == 1 ? 0 : j)] * f->mul[j] + f->add[j];
-  Node* old_b = gemm->InputNode(1);
-  Node* old_c = gemm->InputNode(2);
-  GE_RETURN_IF_ERROR(SetInput(g, gemm, 1, AddConst(g, gemm->name() + "_bn_B", MakeF32(b->desc().dims, bv))));
-  GE_RETURN_IF_ERROR(SetInput(g, gemm, 2, AddConst(g, gemm->name() + "_bn_C", MakeF32(new_c_dims, nc))));
   gemm->SetAttr("beta", 1.0f);
-  GE_RETURN_IF_ERROR(Redirect(g, bn, gemm));
-  std::vector<Node*> dead = {bn, old_b};
-  if (old_c) dead.push_back(old_c);
-  RemoveIfUnused(g, dead);
+  GE_RETURN_IF_ERROR(
+      ReplaceWithFoldedBn(g, gemm, bn, "B", MakeF32(b->desc().dims, bv), "C", MakeF32(new_c_dims, nc)));
   return true;
 }
 

@@ -216,4 +216,17 @@ Status SetInput(Graph& g, Node* n, size_t i, Node* src, int src_out) {
   return g.AddEdge(src, src_out, n, static_cast<int>(i));
 }
 
+Status ReplaceWithFoldedBn(Graph& g, Node* op, Node* bn, const std::string& suffix1, Tensor v1,
+                           const std::string& suffix2, Tensor v2) {
+  Node* old1 = op->InputNode(1);
+  Node* old2 = op->InputNode(2);
+  GE_RETURN_IF_ERROR(SetInput(g, op, 1, AddConst(g, op->name() + "_bn_" + suffix1, std::move(v1))));
+  GE_RETURN_IF_ERROR(SetInput(g, op, 2, AddConst(g, op->name() + "_bn_" + suffix2, std::move(v2))));
+  GE_RETURN_IF_ERROR(Redirect(g, bn, op));
+  std::vector<Node*> dead = {bn, old1};
+  if (old2) dead.push_back(old2);
+  RemoveIfUnused(g, dead);
+  return Status::Ok();
+}
+
 }  // namespace ge::fusion

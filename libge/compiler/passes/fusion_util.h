@@ -81,6 +81,11 @@ struct BnFactors {
   std::vector<double> mul, add;
 };
 std::optional<BnFactors> ReadInferenceBn(const Node& bn);
+// The end of a BatchNormalization fold into `op` (Conv, Gemm): inputs 1
+// and 2 become new constants named op_bn_<suffix>, bn's consumers move to
+// op, and bn and the replaced constants go when nothing else reads them.
+Status ReplaceWithFoldedBn(Graph& g, Node* op, Node* bn, const std::string& suffix1, Tensor v1,
+                           const std::string& suffix2, Tensor v2);
 
 // Disconnects input i of n and connects src output 0 there instead.
 Status SetInput(Graph& g, Node* n, size_t i, Node* src, int src_out = 0);
