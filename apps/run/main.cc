@@ -1,9 +1,15 @@
 // ge-run: load a .om, execute it, compare against golden outputs, benchmark.
 // Flag names follow msame where they exist.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -54,6 +60,18 @@ std::vector<uint8_t> RandomBytes(const ge::TensorDesc& d, uint32_t seed) {
   return bytes;
 }
 
+// 64-byte aligned bytes: the sink runtime binds such buffers zero-copy.
+struct AlignedBytes {
+  explicit AlignedBytes(size_t n) : size(n), data(static_cast<uint8_t*>(std::aligned_alloc(64, (std::max<size_t>(n, 1) + 63) / 64 * 64))) {
+    std::memset(data, 0, size);
+  }
+  ~AlignedBytes() { std::free(data); }
+  AlignedBytes(AlignedBytes&& o) noexcept : size(o.size), data(o.data) { o.data = nullptr; }
+  AlignedBytes(const AlignedBytes&) = delete;
+  size_t size;
+  uint8_t* data;
+};
+
 std::string SafeFileName(const std::string& name) {
   std::string s;
   for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
@@ -66,9 +84,12 @@ int main(int argc, char** argv) {
   CLI::App app{
       "ge-run: load a .om written by ge-atc and execute it on the CPU backend.\n\n"
       "  ge-run --model m.om --input x.npy --compare y.npy            # run once, check against golden\n"
-      "  ge-run --model m.om --input random --loop 100 --warmup 10     # benchmark\n\n"
+      "  ge-run --model m.om --input random --loop 100 --warmup 10     # benchmark\n"
+      "  ge-run --model m.om --mode sink --run_loop 256                # serving throughput\n"
+      "  ge-run --model m.om --mode sink --loop 20 --profile trace.json # Chrome/Perfetto trace\n\n"
       "Modes: v2 (default) lowers the model to an ExecuteGraph (Init/Main/DeInit) run by the\n"
-      "sequential executor; sink (runtime v1, tasks pre-distributed to streams) is not supported yet.\n"
+      "sequential executor; sink (runtime v1, GE's DavinciModel) prepares everything at load and\n"
+      "runs the whole model with one HAL call per inference (docs/runtime-sink.md).\n"
       "--compare passes when max|y-ref| <= 1e-3*max|ref| + 1e-5 and cosine >= 0.99999 for every\n"
       "output; it prints max abs diff, cosine and PASS/FAIL and exits 1 on FAIL.",
       kTool};
@@ -76,31 +97,74 @@ int main(int argc, char** argv) {
   std::string model, input, output_dir, mode = "v2", compare, log = "warning";
   int loop = 1, warmup = 0;
   uint32_t seed = 0;
-  bool json = false;
+  bool json = false, async = false;
+  int64_t timeout_ms = 0;
+  int run_loop = 0;
+  std::string profile;
   app.add_option("--model", model, "The .om file to run")->required();
   app.add_option("--input", input, "Comma-separated .npy files, one per model input in order, or 'random' (default)");
   app.add_option("--output", output_dir, "Directory to write each output as NAME.npy (created if missing)");
-  app.add_option("--mode", mode, "Runtime: v2 (default) or sink (not supported yet)")->check(CLI::IsMember({"v2", "sink"}));
+  app.add_option("--mode", mode, "Runtime: v2 (default) or sink (tasks pre-distributed at load, one HAL call per inference)")->check(CLI::IsMember({"v2", "sink"}));
   app.add_option("--compare", compare, "Comma-separated golden .npy files, one per model output");
   app.add_option("--loop", loop, "Timed inferences (latency p50/p90/p99 and throughput are printed when > 1)")
       ->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "Untimed inferences before the timed ones")->check(CLI::NonNegativeNumber);
   app.add_option("--seed", seed, "Seed for --input random");
   app.add_flag("--json", json, "Print a machine-readable JSON summary on stdout instead of text");
+  app.add_option("--timeout_ms", timeout_ms,
+                 "Sink: abort an inference that takes longer than this (ms) and fail with a timeout error (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--run_loop", run_loop,
+                 "Sink: queue N inferences on the model thread (run loop), report throughput (inferences/s) and "
+                 "per-inference latency from submit to callback")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--async", async, "Sink: run the timed inferences through ExecuteAsync (a future per inference)");
+  app.add_option("--profile", profile,
+                 "Sink: write a Chrome trace (chrome://tracing, Perfetto) of up to 20 timed runs: one lane per "
+                 "stream, one slice per task, event waits with arrows");
   app.add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
   CLI11_PARSE(app, argc, argv);
   if (auto s = ge::app::SetupLogging(log); !s.ok()) return ge::app::Fail(kTool, s);
 
+  const bool sink = mode == "sink";
+  for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", timeout_ms > 0}, {"--run_loop", run_loop > 0},
+                            {"--async", async}, {"--profile", !profile.empty()}})
+    if (used && !sink) return ge::app::Fail(kTool, ge::InvalidArgument(std::string(flag) + " needs --mode sink"));
+
   auto t_load = std::chrono::steady_clock::now();
   auto om = ge::ReadOmFile(model);
   if (!om.ok()) return ge::app::Fail(kTool, om.status());
-  auto loaded = ge::LoadModel(om->model, mode == "sink" ? ge::RunMode::kSink : ge::RunMode::kV2);
-  if (!loaded.ok()) return ge::app::Fail(kTool, loaded.status().Annotated(model));
+  std::unique_ptr<ge::LoadedModel> v2_model;
+  std::shared_ptr<ge::SinkLoadedModel> sink_model;
+  // Unloads at every return of main (before static destructors run), the
+  // error paths included; declared after sink_model so it runs first.
+  struct Unloader {
+    uint32_t id = 0;
+    ~Unloader() {
+      if (id) (void)ge::ModelManager::Global().Unload(id);
+    }
+  } unloader;
+  if (sink) {
+    ge::SinkOptions so;
+    so.timeout = std::chrono::milliseconds(timeout_ms);
+    so.profile = !profile.empty();
+    so.queue_depth = run_loop > 0 ? static_cast<size_t>(std::min(run_loop, 256)) : 16;
+    auto id = ge::ModelManager::Global().Load(om->model, so);
+    if (!id.ok()) return ge::app::Fail(kTool, id.status().Annotated(model));
+    unloader.id = *id;
+    auto got = ge::ModelManager::Global().Get(*id);
+    if (!got.ok()) return ge::app::Fail(kTool, got.status());
+    sink_model = *got;
+  } else {
+    auto loaded = ge::LoadModel(om->model, ge::RunMode::kV2);
+    if (!loaded.ok()) return ge::app::Fail(kTool, loaded.status().Annotated(model));
+    v2_model = std::move(loaded).value();
+  }
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_load).count();
-  ge::LoadedModel& m = **loaded;
+  ge::LoadedModel& m = sink ? static_cast<ge::LoadedModel&>(*sink_model) : *v2_model;
 
   // Inputs.
-  std::vector<std::vector<uint8_t>> in_data;
+  std::vector<AlignedBytes> in_data;
   std::vector<std::string> in_files = input.empty() || input == "random" ? std::vector<std::string>{} : ge::app::SplitList(input, ',');
   if (!in_files.empty() && in_files.size() != m.inputs().size())
     return ge::app::Fail(kTool, ge::InvalidArgument("--input: the model takes " + std::to_string(m.inputs().size()) +
@@ -108,7 +172,9 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < m.inputs().size(); ++i) {
     const ge::IoDesc& io = m.inputs()[i];
     if (in_files.empty()) {
-      in_data.push_back(RandomBytes(io.desc, seed + static_cast<uint32_t>(i)));
+      auto bytes = RandomBytes(io.desc, seed + static_cast<uint32_t>(i));
+      in_data.emplace_back(bytes.size());
+      if (!bytes.empty()) std::memcpy(in_data.back().data, bytes.data(), bytes.size());
       continue;
     }
     auto arr = ge::ReadNpy(in_files[i]);
@@ -117,15 +183,22 @@ int main(int argc, char** argv) {
       return ge::app::Fail(kTool, ge::InvalidArgument("--input " + in_files[i] + " is " + arr->desc.ToString() + ", input " +
                                                      std::to_string(i) + " (" + io.name + ") of the model is " +
                                                      io.desc.ToString()));
-    in_data.push_back(std::move(arr->bytes));
+    in_data.emplace_back(arr->bytes.size());
+    if (!arr->bytes.empty()) std::memcpy(in_data.back().data, arr->bytes.data(), arr->bytes.size());
   }
   std::vector<const void*> in_ptrs;
-  for (auto& d : in_data) in_ptrs.push_back(d.data());
-  std::vector<std::vector<uint8_t>> out_data;
+  std::vector<ge::DataBuffer> in_bufs;
+  for (auto& d : in_data) {
+    in_ptrs.push_back(d.data);
+    in_bufs.push_back({d.data, d.size});
+  }
+  std::vector<AlignedBytes> out_data;
   std::vector<void*> out_ptrs;
+  std::vector<ge::MutableBuffer> out_bufs;
   for (const auto& io : m.outputs()) {
     out_data.emplace_back(static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)));
-    out_ptrs.push_back(out_data.back().data());
+    out_ptrs.push_back(out_data.back().data);
+    out_bufs.push_back({out_data.back().data, out_data.back().size});
   }
   std::vector<std::string> golden_files = ge::app::SplitList(compare, ',');
   if (!golden_files.empty() && golden_files.size() != m.outputs().size())
@@ -138,17 +211,71 @@ int main(int argc, char** argv) {
     goldens.push_back(std::move(g).value());
   }
 
-  // Run.
+  // Run. The sink path passes sized buffers (zero-copy when aligned, which ours are).
+  auto execute_once = [&]() -> ge::Status {
+    if (!sink) return m.Execute(in_ptrs, out_ptrs);
+    if (async) return sink_model->ExecuteAsync(in_bufs, out_bufs).get();
+    return sink_model->Execute(in_bufs, out_bufs, std::chrono::milliseconds(0));
+  };
   for (int i = 0; i < warmup; ++i)
-    if (auto s = m.Execute(in_ptrs, out_ptrs); !s.ok()) return ge::app::Fail(kTool, s);
+    if (auto s = execute_once(); !s.ok()) return ge::app::Fail(kTool, s);
   std::vector<double> ms;
   ms.reserve(loop);
+  std::vector<std::vector<ge::TaskProfile>> profiles;
   for (int i = 0; i < loop; ++i) {
     auto t0 = std::chrono::steady_clock::now();
-    if (auto s = m.Execute(in_ptrs, out_ptrs); !s.ok()) return ge::app::Fail(kTool, s);
+    if (auto s = execute_once(); !s.ok()) return ge::app::Fail(kTool, s);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (!profile.empty() && profiles.size() < 20) profiles.push_back(sink_model->Profile());
   }
   const Latency lat = Percentiles(ms);
+
+  // Run loop: N inferences queued on the model thread, each with its own
+  // output buffers; throughput over the wall time of all N.
+  nlohmann::ordered_json run_loop_json;
+  if (run_loop > 0) {
+    std::vector<std::vector<AlignedBytes>> job_out(static_cast<size_t>(run_loop));
+    std::vector<std::vector<ge::MutableBuffer>> job_bufs(static_cast<size_t>(run_loop));
+    for (int k = 0; k < run_loop; ++k)
+      for (const auto& io : m.outputs()) {
+        job_out[k].emplace_back(static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)));
+        job_bufs[k].push_back({job_out[k].back().data, job_out[k].back().size});
+      }
+    std::vector<double> job_ms(static_cast<size_t>(run_loop), 0);
+    std::vector<std::chrono::steady_clock::time_point> submitted(static_cast<size_t>(run_loop));
+    std::atomic<int> failed{0};
+    std::mutex err_mu;
+    ge::Status first_error;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < run_loop; ++k) {
+      submitted[k] = std::chrono::steady_clock::now();
+      auto* slot = &job_ms[k];
+      auto* sub = &submitted[k];
+      sink_model->ExecuteAsync(in_bufs, job_bufs[k], [slot, sub, &failed, &err_mu, &first_error](ge::Status s) {
+        *slot = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *sub).count();
+        if (!s.ok() && failed.fetch_add(1) == 0) {
+          std::lock_guard<std::mutex> lock(err_mu);
+          first_error = s;
+        }
+      });
+    }
+    sink_model->Drain();
+    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (failed.load() > 0) return ge::app::Fail(kTool, first_error.Annotated("--run_loop"));
+    for (size_t j = 0; j < out_data.size(); ++j) std::memcpy(out_data[j].data, job_out.back()[j].data, out_data[j].size);
+    const Latency jl = Percentiles(job_ms);
+    const double tput = wall_ms > 0 ? run_loop * 1000.0 / wall_ms : 0;
+    run_loop_json = {{"inferences", run_loop}, {"wall_ms", wall_ms}, {"throughput_per_s", tput},
+                     {"latency_ms", {{"p50", jl.p50}, {"p90", jl.p90}, {"p99", jl.p99}, {"mean", jl.mean}}}};
+    if (!json)
+      std::printf("run loop: %d inferences in %.3f ms: throughput %.1f/s; latency from submit p50 %.3f ms, p99 %.3f ms\n",
+                  run_loop, wall_ms, tput, jl.p50, jl.p99);
+  }
+  if (!profile.empty()) {
+    std::ofstream f(profile, std::ios::binary | std::ios::trunc);
+    f << ge::ChromeTraceJson(profiles, om->model.name);
+    if (!f.good()) return ge::app::Fail(kTool, ge::IoError("--profile " + profile + ": cannot write"));
+  }
 
   // Outputs.
   if (!output_dir.empty()) {
@@ -166,6 +293,14 @@ int main(int argc, char** argv) {
   j["mode"] = mode;
   j["load_ms"] = load_ms;
   j["device_bytes"] = m.device_bytes();
+  if (sink) {
+    j["streams"] = sink_model->num_streams();
+    j["tasks"] = sink_model->num_tasks();
+    j["timeout_ms"] = timeout_ms;
+    j["async"] = async;
+    if (!profile.empty()) j["profile"] = profile;
+    if (run_loop > 0) j["run_loop"] = run_loop_json;
+  }
   nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
   if (!json) std::printf("model %s (%s mode), loaded in %.1f ms\n", model.c_str(), mode.c_str(), load_ms);
   for (size_t i = 0; i < m.outputs().size(); ++i) {

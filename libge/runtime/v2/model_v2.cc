@@ -248,13 +248,3 @@ Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model) {
 }
 
 }  // namespace ge::v2
-
-namespace ge {
-
-Result<std::unique_ptr<LoadedModel>> LoadModel(const Model& model, RunMode mode) {
-  if (mode == RunMode::kSink) return Unsupported("--mode sink is not supported yet (runtime v1 is its own issue); use --mode v2");
-  if (!model.graph) return Internal("model without a graph");
-  return v2::LoadV2(model);
-}
-
-}  // namespace ge

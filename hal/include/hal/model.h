@@ -1,0 +1,89 @@
+// A HAL model: task lists pre-distributed to streams once, then run whole by
+// one call (GE's task sink, a CUDA graph, an IREE command buffer replayed).
+//
+// The HAL knows no graph: a model is, per stream, a flat array of tasks —
+// a kernel with its argument arrays, or an event record / wait. Everything
+// is resolved when the model is created; a run only walks the arrays.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hal/kernel.h"
+#include "hal/status.h"
+
+namespace ge::hal {
+
+struct ModelTask {
+  enum class Kind : uint8_t { kKernel, kEventRecord, kEventWait };
+  Kind kind = Kind::kKernel;
+  int32_t event = -1;  // record / wait: 0 <= event < ModelDesc::num_events
+  // Kernel: not owned, outlives the model. The argument arrays are owned by
+  // the caller and must outlive the model too; the caller may rewrite their
+  // entries between runs (address refresh), never during one.
+  Kernel* kernel = nullptr;
+  const void* const* inputs = nullptr;
+  void* const* outputs = nullptr;
+};
+
+struct ModelDesc {
+  std::vector<std::vector<ModelTask>> streams;  // one task list per stream
+  // Event ids are 0..num_events-1. Each event is recorded at most once per
+  // run and every waited event is recorded somewhere (checked at creation,
+  // together with the absence of a wait cycle: no model can deadlock).
+  int32_t num_events = 0;
+};
+
+// Begin/end of one task in the last run, in steady_clock nanoseconds; for a
+// wait, how long the stream was held; {0, 0} for a task that did not run.
+struct TaskTime {
+  int64_t begin_ns = 0;
+  int64_t end_ns = 0;
+};
+
+class Model {
+ public:
+  using Timeout = std::chrono::nanoseconds;
+  static constexpr Timeout kNoTimeout = Timeout::max();
+
+  virtual ~Model() = default;
+
+  // Runs every stream once and returns when all have finished, or when
+  // `timeout` expires: then the run is aborted (Abort()), the call waits for
+  // the tasks in flight to finish (a CPU kernel cannot be pre-empted; no task
+  // writes anything after the call returns) and returns kTimeout. The model is
+  // reusable after a timeout, an abort or a failed kernel. A failing kernel
+  // stops the run; the status names the stream and task ("stream 0 task 12:
+  // ..."). Not reentrant: one run at a time.
+  virtual Status Execute(Timeout timeout = kNoTimeout) = 0;
+
+  // The split form of Execute: Launch starts the run and returns at once;
+  // Wait blocks as Execute does. Every Launch must be followed by one Wait.
+  virtual Status Launch() = 0;
+  virtual Status Wait(Timeout timeout = kNoTimeout) = 0;
+
+  // Asks the run in flight to stop at the next task boundary (event waits
+  // included); the run reports kAborted. Callable from any thread.
+  virtual void Abort() = 0;
+
+  // Per-task timing of every run from now on (off by default; the timing
+  // arrays are allocated here, so a run allocates nothing). Call between
+  // runs. Costs nothing while off: the run loop without timing is a separate
+  // instantiation.
+  virtual void EnableTiming(bool on) = 0;
+  // The timings of the last run, per stream, one entry per task.
+  virtual const std::vector<std::vector<TaskTime>>& timings() const = 0;
+
+  virtual size_t num_streams() const = 0;
+};
+
+// The CPU backend: stream 0 of a single-stream model runs on the calling
+// thread when Execute has no timeout (no hand-off at all); otherwise each
+// stream has a worker thread that spins briefly between runs and then sleeps
+// on a futex. Errors: an invalid event id, an event recorded twice, a wait
+// without a record, a wait cycle (kInvalidArgument naming the stream/task).
+Result<std::unique_ptr<Model>> CreateCpuModel(ModelDesc desc);
+
+}  // namespace ge::hal

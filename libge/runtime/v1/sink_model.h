@@ -1,0 +1,74 @@
+// SinkModel: GE's DavinciModel on the HAL. Load runs the phases in GE's
+// order, each a function below; Execute (NnExecute) is the only per-inference
+// path: bind/refresh IO addresses, one HAL call, copy back what could not be
+// zero-copy. Nothing is allocated or created on that path.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "ge/runtime.h"
+#include "hal/model.h"
+#include "runtime/v1/io_binding.h"
+#include "runtime/v1/run_loop.h"
+#include "runtime/v1/sink_program.h"
+
+namespace ge::v1 {
+
+class SinkModel final : public SinkLoadedModel {
+ public:
+  explicit SinkModel(std::shared_ptr<const SinkProgram> program) : p_(std::move(program)) {}
+  ~SinkModel() override;
+
+  // The per-instance phases (a fork runs only these).
+  Status Load();
+
+  const std::vector<IoDesc>& inputs() const override { return p_->inputs; }
+  const std::vector<IoDesc>& outputs() const override { return p_->outputs; }
+  size_t device_bytes() const override { return p_->weights->size() + instance_bytes(); }
+  size_t instance_bytes() const override { return feature_map_.size() + input_io_.size() + output_io_.size(); }
+  size_t num_streams() const override { return p_->streams.size(); }
+  size_t num_tasks() const override { return p_->num_tasks; }
+
+  Status Execute(const std::vector<const void*>& inputs, const std::vector<void*>& outputs) override;
+  Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<MutableBuffer>& outputs,
+                 std::chrono::milliseconds timeout) override;
+  std::future<Status> ExecuteAsync(const std::vector<DataBuffer>& inputs,
+                                   const std::vector<MutableBuffer>& outputs) override;
+  void ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<MutableBuffer>& outputs,
+                    ExecuteCallback done) override;
+  void Drain() override { loop_->Drain(); }
+  void Abort() override { hal_->Abort(); }
+  Result<std::unique_ptr<SinkLoadedModel>> Fork() const override;
+  std::vector<TaskProfile> Profile() const override;
+
+  const ExecuteStats& last_stats() const { return io_.stats(); }
+
+ private:
+  Status InitFeatureMapMem();
+  Status InitIoNodes();
+  Status InitModelStream();
+  Status InitNodes();
+  Status DistributeTask();
+  Status LoadEnd();
+  void* Address(const TaskArg& a) const;
+
+  std::shared_ptr<const SinkProgram> p_;
+  hal::DeviceBuffer feature_map_;       // fixed feature map: addresses never change
+  hal::DeviceBuffer input_io_, output_io_;  // refreshable: IO copies for unaligned user buffers
+  std::vector<const void*> in_args_;    // every kernel's input pointers, flat
+  std::vector<void*> out_args_;
+  std::vector<std::unique_ptr<hal::Kernel>> kernels_;
+  hal::ModelDesc desc_;
+  std::unique_ptr<hal::Model> hal_;
+  IoBinder io_;
+  std::vector<DataBuffer> in_scratch_;  // the pointer-only Execute's buffers, sized at load
+  std::vector<MutableBuffer> out_scratch_;
+  std::mutex exec_mu_;  // one execute at a time (sync calls vs the run loop)
+  std::unique_ptr<RunLoop> loop_;
+};
+
+// For tests and tools that want the execute statistics of a sink model.
+const ExecuteStats* SinkStats(const SinkLoadedModel& m);
+
+}  // namespace ge::v1

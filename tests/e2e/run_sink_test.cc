@@ -1,0 +1,147 @@
+// ge-run --mode sink end to end: every model converted with ge-atc passes
+// --compare in sink mode with outputs bitwise equal to --mode v2; the sink
+// flags (--timeout_ms, --run_loop, --async, --profile, --json) and their
+// errors. Reference models of GE_MODELS_DIR are skipped when absent.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "ge/model.h"
+#include "ge/om.h"
+#include "tests/common/tool_runner.h"
+
+namespace ge::test {
+namespace {
+
+struct SinkCase {
+  std::string name;
+  std::string source;  // .onnx / .pb
+  std::string input, golden;
+};
+
+std::vector<SinkCase> Cases() {
+  const fs::path models = GE_MODELS_DIR;
+  const fs::path ex = fs::path(GE_SOURCE_DIR) / "examples";
+  std::vector<SinkCase> c = {{"tiny_cnn", (ex / "tiny_cnn.onnx").string(), (ex / "tiny_cnn.input.npy").string(),
+                              (ex / "tiny_cnn.output.npy").string()}};
+  for (const char* n : {"add_chain_1000", "small_cnn", "resnet18", "mobilenet_v2", "squeezenet1_1", "bert_encoder"})
+    c.push_back({n, (models / (std::string(n) + ".onnx")).string(), (models / (std::string(n) + ".input.npy")).string(),
+                 (models / (std::string(n) + ".output.npy")).string()});
+  for (const char* n : {"tf_cnn", "tf_mlp"})
+    c.push_back({n, (models / (std::string(n) + ".pb")).string(), (models / (std::string(n) + ".input.npy")).string(),
+                 (models / (std::string(n) + ".output.npy")).string()});
+  return c;
+}
+
+class RunSinkModels : public TempDirTest, public ::testing::WithParamInterface<SinkCase> {};
+
+TEST_P(RunSinkModels, SinkPassesCompareAndEqualsV2Bitwise) {
+  const SinkCase& c = GetParam();
+  for (const std::string& p : {c.source, c.input, c.golden})
+    if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+  const bool tf = c.source.size() > 3 && c.source.substr(c.source.size() - 3) == ".pb";
+  ToolResult atc = Run("ge-atc", {"--model", c.source, "--framework", tf ? "3" : "5", "--output", Path(c.name)});
+  ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
+  const std::string om = Path(c.name + ".om");
+  ToolResult v2 = Run("ge-run", {"--model", om, "--mode", "v2", "--input", c.input, "--output", Path("v2")});
+  ASSERT_EQ(v2.exit_code, 0) << v2.Describe();
+  ToolResult sink = Run("ge-run", {"--model", om, "--mode", "sink", "--input", c.input, "--compare", c.golden,
+                                   "--output", Path("sink")});
+  ASSERT_EQ(sink.exit_code, 0) << sink.Describe();
+  const auto lines = SplitLines(sink.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "PASS") << sink.Describe();
+  const auto files = FilesEndingIn(Path("v2"), {".npy"});
+  ASSERT_FALSE(files.empty());
+  for (const std::string& f : files) {
+    const fs::path other = fs::path(Path("sink")) / fs::path(f).filename();
+    ASSERT_TRUE(fs::exists(other)) << other;
+    EXPECT_TRUE(ReadFileBytes(f) == ReadFileBytes(other)) << fs::path(f).filename() << ": sink and v2 outputs differ";
+  }
+  // The worker-thread path (a timeout) and the asynchronous path give the same bytes.
+  ToolResult timed = Run("ge-run", {"--model", om, "--mode", "sink", "--input", c.input, "--timeout_ms", "600000",
+                                    "--async", "--output", Path("timed")});
+  ASSERT_EQ(timed.exit_code, 0) << timed.Describe();
+  for (const std::string& f : files)
+    EXPECT_TRUE(ReadFileBytes(f) == ReadFileBytes(fs::path(Path("timed")) / fs::path(f).filename())) << f;
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, RunSinkModels, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<SinkCase>& i) { return i.param.name; });
+
+class RunSinkFlags : public TempDirTest {
+ protected:
+  std::string TinyOm() {
+    const fs::path ex = fs::path(GE_SOURCE_DIR) / "examples" / "tiny_cnn.onnx";
+    ToolResult atc = Run("ge-atc", {"--model", ex.string(), "--framework", "5", "--output", Path("tiny")});
+    EXPECT_EQ(atc.exit_code, 0) << atc.Describe();
+    return Path("tiny.om");
+  }
+};
+
+TEST_F(RunSinkFlags, RunLoopProfileAndJsonReportTheirFigures) {
+  const std::string om = TinyOm();
+  ToolResult r = Run("ge-run", {"--model", om, "--mode", "sink", "--run_loop", "64", "--loop", "5", "--profile",
+                                Path("trace.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["mode"], "sink");
+  EXPECT_EQ(j["run_loop"]["inferences"], 64);
+  EXPECT_GT(j["run_loop"]["throughput_per_s"].get<double>(), 0);
+  EXPECT_GT(j["tasks"].get<int>(), 0);
+  EXPECT_EQ(j["profile"], Path("trace.json"));
+  auto trace = nlohmann::json::parse(ReadFileBytes(Path("trace.json")), nullptr, false);
+  ASSERT_FALSE(trace.is_discarded());
+  int slices = 0;
+  for (const auto& e : trace["traceEvents"]) slices += e["ph"] == "X";
+  EXPECT_EQ(slices, 5 * j["tasks"].get<int>()) << "one slice per task per profiled run";
+
+  ToolResult text = Run("ge-run", {"--model", om, "--mode", "sink", "--run_loop", "16"});
+  ASSERT_EQ(text.exit_code, 0) << text.Describe();
+  EXPECT_NE(text.out.find("run loop: 16 inferences"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("throughput"), std::string::npos) << text.out;
+}
+
+TEST_F(RunSinkFlags, SinkOnlyFlagsWithV2AreOneLineErrors) {
+  const std::string om = TinyOm();
+  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
+           {"--timeout_ms", "10"}, {"--run_loop", "4"}, {"--async"}, {"--profile", "t.json"}}) {
+    std::vector<std::string> args = {"--model", om};
+    args.insert(args.end(), extra.begin(), extra.end());
+    ToolResult r = Run("ge-run", args);
+    ExpectOneErrorLine(r, "ge-run", {extra[0], "--mode sink"});
+  }
+  ExpectOneErrorLine(Run("ge-run", {"--model", om, "--mode", "sink", "--run_loop", "0"}), "ge-run", {"--run_loop"});
+  ExpectOneErrorLine(Run("ge-run", {"--model", om, "--mode", "sink", "--timeout_ms", "-3"}), "ge-run", {"--timeout_ms"});
+}
+
+// A .om whose IO descriptions disagree with its graph: sink refuses it at
+// load (callers size their buffers by the descriptions).
+TEST_F(RunSinkFlags, SinkRefusesAnOmWhoseIoDescriptionsDisagreeWithItsGraph) {
+  Model m;
+  m.name = "liar";
+  m.graph = std::make_unique<Graph>("liar");
+  Node* x = m.graph->AddNode(op::kData, "x", 0, 1);
+  x->SetAttr("index", int64_t{0});
+  x->output_desc(0) = TensorDesc(DataType::kFloat32, {1, 65536});
+  Node* relu = m.graph->AddNode("Relu", "relu", 1, 1);
+  relu->output_desc(0) = TensorDesc(DataType::kFloat32, {1, 65536});
+  Node* out = m.graph->AddNode(op::kNetOutput, "out", 1, 0);
+  ASSERT_TRUE(m.graph->AddEdge(x, 0, relu, 0).ok());
+  ASSERT_TRUE(m.graph->AddEdge(relu, 0, out, 0).ok());
+  DescribeModelIo(m);
+  ASSERT_TRUE(WriteOmFile(m, Path("honest.om")).ok());
+  ToolResult honest = Run("ge-run", {"--model", Path("honest.om"), "--mode", "sink"});
+  ASSERT_EQ(honest.exit_code, 0) << honest.Describe();
+  m.outputs[0].desc = TensorDesc(DataType::kFloat32, {1, 1});
+  ASSERT_TRUE(WriteOmFile(m, Path("liar_out.om")).ok());
+  ExpectOneErrorLine(Run("ge-run", {"--model", Path("liar_out.om"), "--mode", "sink"}), "ge-run", {"liar_out.om"});
+  DescribeModelIo(m);
+  m.inputs[0].desc = TensorDesc(DataType::kFloat32, {1, 1});
+  ASSERT_TRUE(WriteOmFile(m, Path("liar_in.om")).ok());
+  ExpectOneErrorLine(Run("ge-run", {"--model", Path("liar_in.om"), "--mode", "sink"}), "ge-run", {"liar_in.om"});
+}
+
+}  // namespace
+}  // namespace ge::test
