@@ -150,8 +150,8 @@ class CpuModel final : public Model {
     for (int32_t e = 0; e < std::max(desc_.num_events, 1); ++e) events_[e].store(0, std::memory_order_relaxed);
     // Kernels of parallel streams share the cores: give each stream's oneDNN /
     // OpenMP team its share instead of a full team each.
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const int threads = desc_.streams.size() > 1 ? std::max(1, cores / static_cast<int>(desc_.streams.size())) : 0;
+    const int threads = CpuThreadsPerStream(desc_.streams.size());
+    stream_threads_ = threads;
     workers_.reserve(desc_.streams.size());
     for (size_t s = 0; s < desc_.streams.size(); ++s) workers_.emplace_back([this, s, threads] { WorkerLoop(s, threads); });
   }
@@ -173,6 +173,7 @@ class CpuModel final : public Model {
       RunStream(0);
       return Collect();
     }
+    if (timeout == kNoTimeout && desc_.streams.size() > 1) return ExecuteWithHostStream();
     GE_RETURN_IF_ERROR(Launch());
     return Wait(timeout);
   }
@@ -180,6 +181,7 @@ class CpuModel final : public Model {
   Status Launch() override {
     if (in_flight_) return Internal("model: Launch while a run is in flight");
     BeginRun();
+    host_stream0_.store(false, std::memory_order_relaxed);  // published by start_.Ring()
     in_flight_ = true;
     done_seen_ = done_.value();
     running_.store(static_cast<int>(desc_.streams.size()), std::memory_order_release);
@@ -236,6 +238,25 @@ class CpuModel final : public Model {
     }
     if (timing_)
       for (auto& t : times_) std::fill(t.begin(), t.end(), TaskTime{});
+  }
+
+  // Several streams, no timeout: the caller's thread runs stream 0 itself and
+  // the workers the others, so no thread sits spinning for the result while
+  // the streams want every core.
+  Status ExecuteWithHostStream() {
+    BeginRun();
+    in_flight_ = true;
+    done_seen_ = done_.value();
+    host_stream0_.store(true, std::memory_order_relaxed);  // published by start_.Ring()
+    running_.store(static_cast<int>(desc_.streams.size()) - 1, std::memory_order_release);
+    start_.Ring();
+    const int saved = omp_get_max_threads();
+    if (stream_threads_ > 0) omp_set_num_threads(stream_threads_);
+    RunStream(0);
+    if (stream_threads_ > 0) omp_set_num_threads(saved);
+    if (running_.load(std::memory_order_acquire) != 0) done_.WaitChange(done_seen_, kHostSpinNs, kNever);
+    in_flight_ = false;
+    return Collect();
   }
 
   // The first kernel error (by stream), else kAborted when any stream stopped early.
@@ -310,6 +331,7 @@ class CpuModel final : public Model {
       start_.WaitChange(seen, kWorkerSpinNs, kNever);
       seen = start_.value();
       if (stopping_.load(std::memory_order_acquire)) return;
+      if (s == 0 && host_stream0_.load(std::memory_order_relaxed)) continue;  // the caller runs it
       RunStream(s);
       if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.Ring();
     }
@@ -323,6 +345,8 @@ class CpuModel final : public Model {
   std::atomic<bool> abort_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<int> running_{0};
+  std::atomic<bool> host_stream0_{false};  // this run's stream 0 is on the caller's thread
+  int stream_threads_ = 0;                 // oneDNN threads per stream (0: all)
   Doorbell start_;     // rung by Launch (and by the destructor)
   Doorbell progress_;  // rung by every record and by Abort: held streams re-check
   Doorbell done_;      // rung by the last stream to finish
@@ -334,6 +358,23 @@ class CpuModel final : public Model {
 };
 
 }  // namespace
+
+int CpuThreadsPerStream(size_t num_streams) {
+  if (num_streams <= 1) return 0;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / static_cast<int>(num_streams));
+}
+
+CpuComputeShare::CpuComputeShare(size_t num_streams) {
+  const int threads = CpuThreadsPerStream(num_streams);
+  if (threads == 0) return;
+  saved_ = omp_get_max_threads();
+  omp_set_num_threads(threads);
+}
+
+CpuComputeShare::~CpuComputeShare() {
+  if (saved_ > 0) omp_set_num_threads(saved_);
+}
 
 Result<std::unique_ptr<Model>> CreateCpuModel(ModelDesc desc) {
   GE_RETURN_IF_ERROR(CheckDesc(desc));

@@ -86,4 +86,23 @@ class Model {
 // without a record, a wait cycle (kInvalidArgument naming the stream/task).
 Result<std::unique_ptr<Model>> CreateCpuModel(ModelDesc desc);
 
+// The compute threads each of `num_streams` parallel streams gets on the
+// CPU backend (its share of the cores; 0 = all, for one stream).
+int CpuThreadsPerStream(size_t num_streams);
+
+// Kernels that will run on one of `num_streams` parallel streams are created
+// while a CpuComputeShare is alive: oneDNN fixes a primitive's thread count
+// when it is created, and a primitive made for every core, run by two
+// streams at once, oversubscribes the cores several times over.
+class CpuComputeShare {
+ public:
+  explicit CpuComputeShare(size_t num_streams);
+  ~CpuComputeShare();
+  CpuComputeShare(const CpuComputeShare&) = delete;
+  CpuComputeShare& operator=(const CpuComputeShare&) = delete;
+
+ private:
+  int saved_ = 0;  // 0: nothing to restore
+};
+
 }  // namespace ge::hal

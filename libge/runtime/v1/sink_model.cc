@@ -110,6 +110,7 @@ Status SinkModel::InitIoNodes() {
 // Nodes: every kernel (and its oneDNN primitives) is created here, once.
 Status SinkModel::InitNodes() {
   kernels_.reserve(p_->specs.size());
+  const hal::CpuComputeShare share(p_->streams.size());  // kernels sized for their stream's cores
   for (size_t k = 0; k < p_->specs.size(); ++k) {
     auto kernel = p_->kernels->Create(p_->specs[k]);
     if (!kernel.ok()) return kernel.status().Annotated("node " + p_->labels[k]);
