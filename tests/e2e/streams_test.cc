@@ -1,9 +1,10 @@
 // ge-atc --stream_num on a branching model (squeezenet1_1's fire modules):
-// two streams with events, the same outputs as one stream in ge-run v2, the
+// two streams with events, the same output bytes as one stream in ge-run v2 and sink, the
 // streams and events in the .om JSON; bad flag values are one error line.
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "tests/common/tool_runner.h"
@@ -27,6 +28,7 @@ int64_t Int(const nlohmann::json& j, const char* key) {
 }
 
 TEST_F(StreamsTest, SqueezenetOnTwoStreamsMatchesOneStream) {
+  std::vector<std::string> outputs;  // output.npy bytes: (1 stream, 2 streams) x (v2, sink)
   const fs::path models = GE_MODELS_DIR;
   const fs::path onnx = models / "squeezenet1_1.onnx";
   const fs::path input = models / "squeezenet1_1.input.npy";
@@ -72,12 +74,22 @@ TEST_F(StreamsTest, SqueezenetOnTwoStreamsMatchesOneStream) {
       for (const auto& [k, v] : j["model"]["options"].items()) recorded |= v.dump().find("stream_num") != std::string::npos;
       EXPECT_TRUE(recorded) << j["model"]["options"].dump();
     }
-    ToolResult run = Run("ge-run", {"--model", out + ".om", "--mode", "v2", "--input", input.string(), "--compare", golden.string()});
-    EXPECT_EQ(run.exit_code, 0) << run.Describe();
-    const auto lines = SplitLines(run.out);
-    ASSERT_FALSE(lines.empty()) << run.Describe();
-    EXPECT_EQ(lines.back(), "PASS") << run.Describe();
+    for (const std::string mode : {"v2", "sink"}) {
+      const std::string dir = out + "_" + mode;
+      ToolResult run = Run("ge-run", {"--model", out + ".om", "--mode", mode, "--input", input.string(), "--compare",
+                                      golden.string(), "--output", dir});
+      EXPECT_EQ(run.exit_code, 0) << run.Describe();
+      const auto lines = SplitLines(run.out);
+      ASSERT_FALSE(lines.empty()) << run.Describe();
+      EXPECT_EQ(lines.back(), "PASS") << run.Describe();
+      std::ifstream f(dir + "/output.npy", std::ios::binary);
+      outputs.push_back(std::string(std::istreambuf_iterator<char>(f), {}));
+      EXPECT_FALSE(outputs.back().empty()) << dir;
+    }
   }
+  // v2 and sink, one stream and two (the sink runs them in parallel): the same bytes.
+  ASSERT_EQ(outputs.size(), 4u);
+  for (size_t i = 1; i < outputs.size(); ++i) EXPECT_EQ(outputs[i], outputs[0]) << "run " << i;
   EXPECT_GE(peak[2], bound[2]);
   EXPECT_GE(bound[2], bound[1]);  // more conflicts, never fewer
   std::printf("squeezenet1_1: 1 stream peak %lld bound %lld; 2 streams peak %lld bound %lld\n", static_cast<long long>(peak[1]),

@@ -119,10 +119,11 @@ class ConvKernel final : public DnnlKernel {
     if (w_const) Bind(w_, w_const);
     bind_w_ = !w_const;
     if (pd.weights_desc() != w_.get_desc()) {
-      w = dnnl::memory(pd.weights_desc(), Engine());
       if (w_const) {
-        GE_RETURN_IF_ERROR(ReorderNow(stream(), w_, w));  // packed once, owned by the kernel
+        GE_ASSIGN_OR_RETURN(packed_w_, SharedPackedConstant(stream(), w_, pd.weights_desc()));  // packed once
+        w = *packed_w_;
       } else {
+        w = dnnl::memory(pd.weights_desc(), Engine());
         steps_.push_back(MakeReorder(w_, w));
       }
     }
@@ -167,6 +168,7 @@ class ConvKernel final : public DnnlKernel {
 
  private:
   dnnl::memory x_, w_, b_, y_, sum_;
+  std::shared_ptr<const dnnl::memory> packed_w_;  // constant weights, shared with other kernels
   bool bind_w_ = true, bind_b_ = true, has_bias_ = false, fused_sum_ = false;
   size_t copy_sum_bytes_ = 0;
   std::vector<Step> steps_;

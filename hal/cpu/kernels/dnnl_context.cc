@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 
 namespace ge::hal::dnnl_util {
 
@@ -309,6 +310,33 @@ Status ReorderNow(const dnnl::stream& s, const dnnl::memory& src, const dnnl::me
   GE_RETURN_IF_ERROR(MakeReorder(src, dst, scale).Execute(s));
   if (dnnl_stream_wait(s.get()) != dnnl_success) return Internal("oneDNN reorder failed");
   return Status::Ok();
+}
+
+Result<std::shared_ptr<const dnnl::memory>> SharedPackedConstant(const dnnl::stream& s, const dnnl::memory& src,
+                                                                 const dnnl::memory::desc& packed_md) {
+  struct Entry {
+    const void* data;
+    dnnl::memory::desc from, to;
+    std::weak_ptr<const dnnl::memory> packed;
+  };
+  static std::mutex mu;
+  static std::vector<Entry> cache;  // few entries per model; searched at kernel creation only
+  const void* data = src.get_data_handle();
+  const dnnl::memory::desc from = src.get_desc();
+  std::lock_guard<std::mutex> lock(mu);
+  for (size_t i = 0; i < cache.size();) {
+    if (auto live = cache[i].packed.lock()) {
+      if (cache[i].data == data && cache[i].from == from && cache[i].to == packed_md) return live;
+      ++i;
+    } else {
+      cache[i] = cache.back();  // expired: drop
+      cache.pop_back();
+    }
+  }
+  auto packed = std::make_shared<const dnnl::memory>(packed_md, Engine());
+  GE_RETURN_IF_ERROR(ReorderNow(s, src, *packed));
+  cache.push_back(Entry{data, from, packed_md, packed});
+  return std::shared_ptr<const dnnl::memory>(std::move(packed));
 }
 
 dnnl::memory UserMemory(const dnnl::memory::desc& md) { return dnnl::memory(md, Engine(), DNNL_MEMORY_NONE); }

@@ -3,6 +3,7 @@
 // no-allocation executor for the primitives a kernel builds at Create time.
 #pragma once
 
+#include <memory>
 #include <new>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <string>
@@ -126,6 +127,15 @@ class Step {
 Step MakeReorder(const dnnl::memory& src, const dnnl::memory& dst, float scale = 1.0f);
 // Runs a one-off reorder now (Create-time weight packing).
 Status ReorderNow(const dnnl::stream& s, const dnnl::memory& src, const dnnl::memory& dst, float scale = 1.0f);
+
+// Constant weights (src, bound to the constant's bytes) reordered into
+// packed_md, shared by every kernel that packs the same bytes the same way:
+// the forks of a loaded model, each with its own kernels, keep one packed
+// copy. The copy lives while a kernel holds the pointer; the constant's
+// bytes outlive the kernels (KernelSpec::const_inputs), so a live entry's
+// address cannot be reused by other data.
+Result<std::shared_ptr<const dnnl::memory>> SharedPackedConstant(const dnnl::stream& s, const dnnl::memory& src,
+                                                                 const dnnl::memory::desc& packed_md);
 
 // A memory with no buffer, bound per run with Bind().
 dnnl::memory UserMemory(const dnnl::memory::desc& md);

@@ -218,8 +218,8 @@ class MatMulKernel final : public DnnlKernel {
     if (b_const) {
       Bind(b_, b_const);
       if (pd.weights_desc() != p.wei) {
-        w = dnnl::memory(pd.weights_desc(), Engine());
-        GE_RETURN_IF_ERROR(ReorderNow(stream(), b_, w));
+        GE_ASSIGN_OR_RETURN(packed_b_, SharedPackedConstant(stream(), b_, pd.weights_desc()));
+        w = *packed_b_;
       }
     }
     std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, a_}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y_}};
@@ -261,6 +261,7 @@ class MatMulKernel final : public DnnlKernel {
   }
 
   dnnl::memory a_, b_, y_, c_;
+  std::shared_ptr<const dnnl::memory> packed_b_;  // constant weights, shared with other kernels
   bool bind_b_ = true, bind_c_ = false, c_bias_ = false, prepare_c_ = false, prepare_per_run_ = false;
   int64_t c_rows_ = 1, c_cols_ = 1;          // C as given (2-D, broadcast dims 1)
   int64_t c_buf_rows_ = 1, c_buf_cols_ = 1;  // c_ as the primitive reads it
