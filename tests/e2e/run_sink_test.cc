@@ -116,6 +116,20 @@ TEST_F(RunSinkFlags, SinkOnlyFlagsWithV2AreOneLineErrors) {
   ExpectOneErrorLine(Run("ge-run", {"--model", om, "--mode", "sink", "--timeout_ms", "-3"}), "ge-run", {"--timeout_ms"});
 }
 
+// A real model under a timeout it cannot meet (resnet18 takes several ms):
+// the inference fails with the timeout error every time. (The host's wait
+// once read the clock only every 64 yields and let whole runs finish.)
+TEST_F(RunSinkFlags, TimeoutFailsTheInferenceOnARealModel) {
+  const fs::path onnx = fs::path(GE_MODELS_DIR) / "resnet18.onnx";
+  if (!fs::exists(onnx)) GTEST_SKIP() << onnx << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+  const std::string out = Path("r18");
+  ASSERT_EQ(Run("ge-atc", {"--model", onnx.string(), "--framework", "5", "--output", out}).exit_code, 0);
+  for (int i = 0; i < 3; ++i) {
+    ToolResult r = Run("ge-run", {"--model", out + ".om", "--mode", "sink", "--timeout_ms", "1", "--input", "random"});
+    ExpectOneErrorLine(r, "ge-run", {"did not finish within 1 ms"});
+  }
+}
+
 // A .om whose IO descriptions disagree with its graph: sink refuses it at
 // load (callers size their buffers by the descriptions).
 TEST_F(RunSinkFlags, SinkRefusesAnOmWhoseIoDescriptionsDisagreeWithItsGraph) {
