@@ -15,6 +15,7 @@
 
 #include "common/app_common.h"
 #include "ge/compare.h"
+#include "ge/file_io.h"
 #include "ge/npy.h"
 #include "ge/om.h"
 #include "ge/runtime.h"
@@ -233,6 +234,7 @@ int main(int argc, char** argv) {
   // Run loop: N inferences queued on the model thread, each with its own
   // output buffers; throughput over the wall time of all N.
   nlohmann::ordered_json run_loop_json;
+  std::string run_loop_line;  // printed with the other results
   if (run_loop > 0) {
     std::vector<std::vector<AlignedBytes>> job_out(static_cast<size_t>(run_loop));
     std::vector<std::vector<ge::MutableBuffer>> job_bufs(static_cast<size_t>(run_loop));
@@ -267,14 +269,15 @@ int main(int argc, char** argv) {
     const double tput = wall_ms > 0 ? run_loop * 1000.0 / wall_ms : 0;
     run_loop_json = {{"inferences", run_loop}, {"wall_ms", wall_ms}, {"throughput_per_s", tput},
                      {"latency_ms", {{"p50", jl.p50}, {"p90", jl.p90}, {"p99", jl.p99}, {"mean", jl.mean}}}};
-    if (!json)
-      std::printf("run loop: %d inferences in %.3f ms: throughput %.1f/s; latency from submit p50 %.3f ms, p99 %.3f ms\n",
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "run loop: %d inferences in %.3f ms: throughput %.1f/s; latency from submit p50 %.3f ms, p99 %.3f ms",
                   run_loop, wall_ms, tput, jl.p50, jl.p99);
+    run_loop_line = line;
   }
   if (!profile.empty()) {
-    std::ofstream f(profile, std::ios::binary | std::ios::trunc);
-    f << ge::ChromeTraceJson(profiles, om->model.name);
-    if (!f.good()) return ge::app::Fail(kTool, ge::IoError("--profile " + profile + ": cannot write"));
+    if (auto s = ge::WriteFileAtomically(profile, ge::ChromeTraceJson(profiles, om->model.name)); !s.ok())
+      return ge::app::Fail(kTool, s.Annotated("--profile"));
   }
 
   // Outputs.
@@ -335,6 +338,7 @@ int main(int argc, char** argv) {
                   loop, warmup, lat.p50, lat.p90, lat.p99, lat.mean, lat.mean > 0 ? 1000.0 / lat.mean : 0);
     else
       std::printf("latency %.3f ms\n", lat.p50);
+    if (!run_loop_line.empty()) std::printf("%s\n", run_loop_line.c_str());
     if (!goldens.empty()) std::printf("%s\n", all_pass ? "PASS" : "FAIL");
   }
   return all_pass ? 0 : 1;
