@@ -53,8 +53,11 @@ class TinyGraph {
   Node* Op(const std::string& type, const std::string& name, const std::vector<Node*>& inputs,
            std::vector<std::pair<std::string, AttrValue>> attrs = {}, size_t num_outputs = 1) {
     Node* n = g_->AddNode(type, name, inputs.size(), num_outputs);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      if (inputs[i]) EXPECT_TRUE(g_->AddEdge(inputs[i], 0, n, static_cast<int>(i)).ok());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i]) {
+        EXPECT_TRUE(g_->AddEdge(inputs[i], 0, n, static_cast<int>(i)).ok());
+      }
+    }
     for (auto& [k, v] : attrs) n->SetAttr(k, std::move(v));
     return n;
   }
