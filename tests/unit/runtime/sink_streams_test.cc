@@ -86,7 +86,8 @@ TEST(SinkStreamsLoad, AHandBuiltEventCycleIsRejectedAtLoad) {
   for (const Task& t : m.streams[0].tasks)
     if (t.kind == Task::Kind::kEventRecord) { other = t.event; break; }
   ASSERT_GE(other, 0);
-  Task w0{Task::Kind::kEventWait}, w1{Task::Kind::kEventWait};
+  Task w0, w1;
+  w0.kind = w1.kind = Task::Kind::kEventWait;
   w0.event = ev;
   w1.event = other;
   m.streams[0].tasks.insert(m.streams[0].tasks.begin(), w0);
