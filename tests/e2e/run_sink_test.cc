@@ -130,32 +130,5 @@ TEST_F(RunSinkFlags, TimeoutFailsTheInferenceOnARealModel) {
   }
 }
 
-// A .om whose IO descriptions disagree with its graph: sink refuses it at
-// load (callers size their buffers by the descriptions).
-TEST_F(RunSinkFlags, SinkRefusesAnOmWhoseIoDescriptionsDisagreeWithItsGraph) {
-  Model m;
-  m.name = "liar";
-  m.graph = std::make_unique<Graph>("liar");
-  Node* x = m.graph->AddNode(op::kData, "x", 0, 1);
-  x->SetAttr("index", int64_t{0});
-  x->output_desc(0) = TensorDesc(DataType::kFloat32, {1, 65536});
-  Node* relu = m.graph->AddNode("Relu", "relu", 1, 1);
-  relu->output_desc(0) = TensorDesc(DataType::kFloat32, {1, 65536});
-  Node* out = m.graph->AddNode(op::kNetOutput, "out", 1, 0);
-  ASSERT_TRUE(m.graph->AddEdge(x, 0, relu, 0).ok());
-  ASSERT_TRUE(m.graph->AddEdge(relu, 0, out, 0).ok());
-  DescribeModelIo(m);
-  ASSERT_TRUE(WriteOmFile(m, Path("honest.om")).ok());
-  ToolResult honest = Run("ge-run", {"--model", Path("honest.om"), "--mode", "sink"});
-  ASSERT_EQ(honest.exit_code, 0) << honest.Describe();
-  m.outputs[0].desc = TensorDesc(DataType::kFloat32, {1, 1});
-  ASSERT_TRUE(WriteOmFile(m, Path("liar_out.om")).ok());
-  ExpectOneErrorLine(Run("ge-run", {"--model", Path("liar_out.om"), "--mode", "sink"}), "ge-run", {"liar_out.om"});
-  DescribeModelIo(m);
-  m.inputs[0].desc = TensorDesc(DataType::kFloat32, {1, 1});
-  ASSERT_TRUE(WriteOmFile(m, Path("liar_in.om")).ok());
-  ExpectOneErrorLine(Run("ge-run", {"--model", Path("liar_in.om"), "--mode", "sink"}), "ge-run", {"liar_in.om"});
-}
-
 }  // namespace
 }  // namespace ge::test
