@@ -7,9 +7,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include "atc/precheck.h"
 #include "common/app_common.h"
-#include "ge/file_io.h"
+#include "ge/tools/precheck.h"
+#include "ge_base/file_io.h"
 #include "ge/om.h"
 
 namespace {
@@ -87,14 +87,20 @@ int main(int argc, char** argv) {
   if (model.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--model is required (see --help)"));
   if (framework < 0) return ge::app::Fail(kTool, ge::InvalidArgument("--framework is required: 5 (ONNX) or 3 (TensorFlow)"));
   if (mode == 3) {
-    ge::app::PrecheckRequest check{model, framework, input_shape, out_nodes, "", {}};
-    auto report = ge::app::PrecheckReportPath(json, output);
-    if (!report.ok()) return ge::app::Fail(kTool, report.status());
-    check.report_path = *report;
-    check.options.model_name = BaseName(output.empty() ? model : output);
-    if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, check.options); !s.ok())
+    auto report_path = ge::tools::PrecheckReportPath(json, output);
+    if (!report_path.ok()) return ge::app::Fail(kTool, report_path.status());
+    ge::CompileOptions options;
+    options.model_name = BaseName(output.empty() ? model : output);
+    if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
       return ge::app::Fail(kTool, s);
-    return ge::app::RunPrecheck(check, kTool);
+    auto report = ge::app::Precheck(model, framework, input_shape, out_nodes, options);
+    // A model that cannot even be read has no report: the one error line says why.
+    if (!report.ok()) return ge::app::Fail(kTool, report.status());
+    if (auto s = ge::WriteFileAtomically(*report_path, report->ToJson()); !s.ok()) return ge::app::Fail(kTool, s);
+    std::printf("%s", report->Summary(kTool).c_str());
+    std::printf("%s: wrote %s\n", kTool, report_path->c_str());
+    std::fflush(stdout);
+    return report->passed() ? 0 : ge::app::Fail(kTool, report->ToStatus());
   }
   if (output.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--output is required (path without .om)"));
   const std::string om_path = output + ".om";

@@ -4,29 +4,14 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include "ge/om.h"
 #include "hal/device.h"
-#include "ge/sha256.h"
+#include "ge_base/sha256.h"
 #include "ge_parsers/onnx_parser.h"
+#include "ge_parsers/source_check.h"
 #include "ge_parsers/tf_parser.h"
 
 namespace ge::app {
-
-Status SetupLogging(const std::string& level) {
-  static const std::map<std::string, spdlog::level::level_enum> kLevels = {
-      {"debug", spdlog::level::debug}, {"info", spdlog::level::info}, {"warning", spdlog::level::warn},
-      {"error", spdlog::level::err},   {"null", spdlog::level::off}};
-  auto it = kLevels.find(level);
-  if (it == kLevels.end()) return InvalidArgument("--log: unknown level '" + level + "' (debug, info, warning, error, null)");
-  auto logger = spdlog::stderr_color_mt("ge");
-  logger->set_pattern("[%L %H:%M:%S.%e] %v");
-  spdlog::set_default_logger(logger);
-  spdlog::set_level(it->second);
-  return Status::Ok();
-}
 
 int Fail(const std::string& tool, const Status& s) {
   std::fprintf(stderr, "%s: error: %s\n", tool.c_str(), s.message().c_str());
@@ -106,7 +91,8 @@ Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion
 }
 
 Status ApplyStreamFlag(const std::string& stream_num, CompileOptions& options) {
-  const hal::Capabilities& caps = hal::CpuDevice().capabilities();
+  GE_ASSIGN_OR_RETURN(hal::Device * device, hal::GetDevice(options.device));
+  const hal::Capabilities& caps = device->capabilities();
   char* end = nullptr;
   errno = 0;
   const long long v = std::strtoll(stream_num.c_str(), &end, 10);
@@ -118,13 +104,22 @@ Status ApplyStreamFlag(const std::string& stream_num, CompileOptions& options) {
   return Status::Ok();
 }
 
-Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
-                           const std::string& out_nodes, CompileOptions options) {
-  if (framework != 3 && framework != 5) return InvalidArgument("--framework " + std::to_string(framework) + " is not one of 3 (TensorFlow), 5 (ONNX)");
+namespace {
+
+Result<ParseOptions> ParseFlags(const std::string& input_shape, const std::string& out_nodes) {
   ParseOptions popts;
   GE_ASSIGN_OR_RETURN(popts.input_shapes, ParseInputShapes(input_shape));
   popts.out_nodes = SplitList(out_nodes, ';');
   if (popts.out_nodes.size() == 1 && popts.out_nodes[0].find(',') != std::string::npos) popts.out_nodes = SplitList(out_nodes, ',');
+  return popts;
+}
+
+}  // namespace
+
+Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
+                           const std::string& out_nodes, CompileOptions options) {
+  if (framework != 3 && framework != 5) return InvalidArgument("--framework " + std::to_string(framework) + " is not one of 3 (TensorFlow), 5 (ONNX)");
+  GE_ASSIGN_OR_RETURN(ParseOptions popts, ParseFlags(input_shape, out_nodes));
   GE_ASSIGN_OR_RETURN(auto graph, framework == 3 ? ParseTfFile(path, popts) : ParseOnnxFile(path, popts));
   GE_ASSIGN_OR_RETURN(options.source_sha256, Sha256File(path));
   options.framework = framework == 3 ? "tensorflow" : "onnx";
@@ -133,6 +128,23 @@ Result<Model> ConvertModel(const std::string& path, int framework, const std::st
   auto model = Compile(std::move(graph), options);
   if (!model.ok()) return model.status().Annotated(path);
   return model;
+}
+
+Result<tools::PrecheckReport> Precheck(const std::string& path, int framework, const std::string& input_shape,
+                                       const std::string& out_nodes, const CompileOptions& options) {
+  GE_ASSIGN_OR_RETURN(ParseOptions popts, ParseFlags(input_shape, out_nodes));
+  GE_ASSIGN_OR_RETURN(SourceCheck check, CheckSourceFile(path, framework, popts));
+  tools::PrecheckReport r;
+  r.model = path;
+  r.framework = check.framework;
+  r.num_nodes = check.num_nodes;
+  for (const auto& u : check.unsupported) r.unsupported.push_back({u.name, u.op, u.reason});
+  r.unsupported_line = check.summary;
+  if (r.unsupported.empty()) {
+    auto model = ConvertModel(path, framework, input_shape, out_nodes, options);
+    if (!model.ok()) r.error = model.status().message();
+  }
+  return r;
 }
 
 Result<Model> LoadAnyModel(const std::string& path, CompileOptions options) {

@@ -8,12 +8,13 @@
 #include <vector>
 
 #include "ge/compiler.h"
+#include "ge_base/logging.h"
 #include "ge/model.h"
+#include "ge/tools/precheck.h"
 
 namespace ge::app {
 
-// --log: debug | info | warning | error | null (ATC's names). Logs go to stderr.
-Status SetupLogging(const std::string& level);
+using ge::SetupLogging;  // ge_base/logging.h: --log debug | info | warning | error | null
 // Prints "TOOL: error: MESSAGE" to stderr; returns the exit code (1).
 int Fail(const std::string& tool, const Status& s);
 // Makes CLI11 report a bad flag as one line: "TOOL: error: MESSAGE (see --help)".
@@ -28,13 +29,18 @@ std::vector<std::string> SplitList(const std::string& s, char sep);
 Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion_switch_file,
                       const std::string& buffer_optimize, CompileOptions& options);
 
-// --stream_num N: an integer in 1..the CPU backend's max streams (recorded
+// --stream_num N: an integer in 1..the target device's max streams (recorded
 // in the .om when not 1); errors name the flag and the range.
 Status ApplyStreamFlag(const std::string& stream_num, CompileOptions& options);
 
 // Parses a source model (framework 5: .onnx, 3: TensorFlow frozen .pb) and compiles it.
 Result<Model> ConvertModel(const std::string& path, int framework, const std::string& input_shape,
                            const std::string& out_nodes, CompileOptions options);
+// ATC's pre-check: the parser lists the nodes ge cannot convert; when there
+// is none the model is converted (not written) so backend and shape problems
+// are reported too. An error only when the file cannot be read as a model.
+Result<tools::PrecheckReport> Precheck(const std::string& path, int framework, const std::string& input_shape,
+                                       const std::string& out_nodes, const CompileOptions& options);
 // .om → loaded model; .pb → ConvertModel with framework 3; anything else → framework 5.
 Result<Model> LoadAnyModel(const std::string& path, CompileOptions options);
 

@@ -8,14 +8,14 @@
 #include <map>
 
 #include "common/app_common.h"
-#include "dump/bisect.h"
-#include "dump/dot.h"
-#include "dump/graph_diff.h"
-#include "dump/memory_svg.h"
-#include "ge/file_io.h"
+#include "ge/tools/bisect.h"
+#include "ge/tools/dot.h"
+#include "ge/tools/graph_diff.h"
+#include "ge/tools/memory_svg.h"
+#include "ge_base/file_io.h"
 #include "ge/ir/json_form.h"
 #include "ge/ir/text_form.h"
-#include "ge/npy.h"
+#include "ge/tools/npy.h"
 #include "ge/om.h"
 
 namespace {
@@ -52,7 +52,7 @@ struct CompileFlags {
       const size_t colon = broken_pass.find(':');
       const std::string after = broken_pass.substr(0, colon);
       const std::string kind = colon == std::string::npos ? "negate_const" : broken_pass.substr(colon + 1);
-      auto p = ge::dump::MakeBrokenPass(kind, after);
+      auto p = ge::tools::MakeBrokenPass(kind, after);
       if (!p.ok()) return p.status().Annotated("--test_broken_pass");
       o.extra_passes.push_back(std::move(p).value());
     }
@@ -117,7 +117,7 @@ int DumpMain(const CompileFlags& flags, const std::string& out, const std::strin
   if (!m.ok()) return ge::app::Fail(kTool, m.status());
   if (!write_status.ok()) return ge::app::Fail(kTool, write_status);
   if (!dot.empty())
-    if (auto s = ge::WriteFileAtomically(dot, ge::dump::GraphToDot(*m->graph)); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--dot"));
+    if (auto s = ge::WriteFileAtomically(dot, ge::tools::GraphToDot(*m->graph)); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--dot"));
   // stdout is the graph text when nothing else is asked for, so it stays
   // pipeable; the counts then go to stderr.
   const bool print_ir = out.empty() && dot.empty();
@@ -135,21 +135,21 @@ int DiffMain(const CompileFlags& flags, const std::string& track) {
                                                     " is compiled already; give the source model (.onnx, .pb)"));
   auto options = flags.Options();
   if (!options.ok()) return ge::app::Fail(kTool, options.status());
-  std::vector<ge::dump::GraphSnapshot> snaps;
-  ge::dump::DigestCache digests;
+  std::vector<ge::tools::GraphSnapshot> snaps;
+  ge::tools::DigestCache digests;
   options->after_pass = [&](const std::string& pass, const ge::Graph& g) {
-    snaps.push_back(ge::dump::TakeSnapshot(pass, g, &digests));
+    snaps.push_back(ge::tools::TakeSnapshot(pass, g, &digests));
   };
   auto m = flags.Load(*options);
   if (!m.ok()) return ge::app::Fail(kTool, m.status());
   if (!track.empty()) {
-    auto steps = ge::dump::TrackNode(snaps, track);
+    auto steps = ge::tools::TrackNode(snaps, track);
     if (!steps.ok()) return ge::app::Fail(kTool, steps.status());
     std::printf("tracking %s through %zu passes\n", track.c_str(), snaps.size() - 1);
     for (const auto& t : *steps) {
       std::string what;
       switch (t.state) {
-        case ge::dump::TrackStep::State::kRemoved:
+        case ge::tools::TrackStep::State::kRemoved:
           what = t.replaced_by.empty() ? "nothing takes its place that ge-dump can tell"
                                        : "replaced by (guess) " + [&] {
                                            std::string s;
@@ -157,7 +157,7 @@ int DiffMain(const CompileFlags& flags, const std::string& track) {
                                            return s;
                                          }();
           break;
-        case ge::dump::TrackStep::State::kPresent: {
+        case ge::tools::TrackStep::State::kPresent: {
           auto it = std::find_if(snaps.begin(), snaps.end(), [&](const auto& s) { return s.pass == t.pass; });
           what = it->nodes.at(track).type;
           break;
@@ -165,13 +165,13 @@ int DiffMain(const CompileFlags& flags, const std::string& track) {
         default:
           for (const auto& d : t.details) what += (what.empty() ? "" : "; ") + d;
       }
-      std::printf("  %-28s %-9s %s\n", t.pass.c_str(), ge::dump::TrackStateName(t.state), what.c_str());
+      std::printf("  %-28s %-9s %s\n", t.pass.c_str(), ge::tools::TrackStateName(t.state), what.c_str());
     }
     return 0;
   }
   int changed_passes = 0;
   for (size_t i = 1; i < snaps.size(); ++i) {
-    const ge::dump::PassDiff d = ge::dump::DiffSnapshots(snaps[i - 1], snaps[i]);
+    const ge::tools::PassDiff d = ge::tools::DiffSnapshots(snaps[i - 1], snaps[i]);
     if (d.empty()) {
       std::printf("pass %s: no change\n", d.pass.c_str());
       continue;
@@ -199,7 +199,7 @@ int BisectMain(const CompileFlags& flags, const std::string& input, const std::s
                                                     " is compiled already; give the source model (.onnx, .pb)"));
   auto options = flags.Options();
   if (!options.ok()) return ge::app::Fail(kTool, options.status());
-  ge::dump::BisectData data;
+  ge::tools::BisectData data;
   for (const auto& f : ge::app::SplitList(input, ',')) {
     auto a = ge::ReadNpy(f);
     if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--input"));
@@ -210,12 +210,12 @@ int BisectMain(const CompileFlags& flags, const std::string& input, const std::s
     if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--golden"));
     data.goldens.push_back(std::move(a).value());
   }
-  auto passes = ge::dump::SwitchablePasses(*options);
+  auto passes = ge::tools::SwitchablePasses(*options);
   if (!passes.ok()) return ge::app::Fail(kTool, passes.status());
   std::printf("bisecting %zu switchable passes of %s\n", passes->size(), flags.model.c_str());
   std::fflush(stdout);
-  const ge::dump::CompileFn compile = [&](const ge::CompileOptions& o) { return flags.Load(o); };
-  auto r = ge::dump::Bisect(compile, *options, data, [&](const ge::dump::BisectStep& s) {
+  const ge::tools::CompileFn compile = [&](const ge::CompileOptions& o) { return flags.Load(o); };
+  auto r = ge::tools::Bisect(compile, *options, data, [&](const ge::tools::BisectStep& s) {
     std::printf("step %d: first %zu of %zu passes on%s: %s (%s)\n", s.step, s.prefix, passes->size(),
                 s.last_on.empty() ? "" : (" (last: " + s.last_on + ")").c_str(), s.match ? "match" : "MISMATCH",
                 s.detail.c_str());
@@ -223,14 +223,14 @@ int BisectMain(const CompileFlags& flags, const std::string& input, const std::s
   });
   if (!r.ok()) return ge::app::Fail(kTool, r.status());
   switch (r->outcome) {
-    case ge::dump::BisectResult::Outcome::kFound:
+    case ge::tools::BisectResult::Outcome::kFound:
       std::printf("first bad pass: %s\n", r->culprit.c_str());
       return 0;
-    case ge::dump::BisectResult::Outcome::kAllMatch:
+    case ge::tools::BisectResult::Outcome::kAllMatch:
       std::printf("every pass matches: the model with all %zu switchable passes on matches the golden\n",
                   passes->size());
       return 0;
-    case ge::dump::BisectResult::Outcome::kBaselineFails:
+    case ge::tools::BisectResult::Outcome::kBaselineFails:
       return ge::app::Fail(kTool, ge::InvalidArgument(
                                       "bisect: the result does not match even with every switchable pass off; the "
                                       "fault is in a required pass, a kernel, or the golden itself"));
@@ -247,9 +247,9 @@ int MemoryMain(const CompileFlags& flags, const std::string& svg) {
   if (m->memory.empty())
     return ge::app::Fail(kTool, ge::NotFound(flags.model + ": the model has no memory plan (compiled without the "
                                                            "memory planner?); recompile it with ge-atc"));
-  std::printf("memory plan of %s\n%s", flags.model.c_str(), ge::dump::PlanSummary(m->memory).c_str());
+  std::printf("memory plan of %s\n%s", flags.model.c_str(), ge::tools::PlanSummary(m->memory).c_str());
   if (!svg.empty()) {
-    auto text = ge::dump::PlanToSvg(m->memory, m->name.empty() ? flags.model : m->name);
+    auto text = ge::tools::PlanToSvg(m->memory, m->name.empty() ? flags.model : m->name);
     if (!text.ok()) return ge::app::Fail(kTool, text.status());
     if (auto s = ge::WriteFileAtomically(svg, *text); !s.ok()) return ge::app::Fail(kTool, s.Annotated("--svg"));
     std::printf("wrote %s\n", svg.c_str());

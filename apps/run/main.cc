@@ -14,9 +14,9 @@
 #include <random>
 
 #include "common/app_common.h"
-#include "ge/compare.h"
-#include "ge/file_io.h"
-#include "ge/npy.h"
+#include "ge/tools/compare.h"
+#include "ge_base/file_io.h"
+#include "ge/tools/npy.h"
 #include "ge/om.h"
 #include "ge/runtime.h"
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <mutex>
 
-#include "hal/event.h"
+#include "cpu_backend.h"
 
 namespace ge::hal {
 namespace {

@@ -1,4 +1,4 @@
-#include "hal/cpu/cpu_kernels.h"
+#include "cpu_kernels.h"
 
 namespace ge::hal {
 

@@ -25,7 +25,7 @@
 #include <immintrin.h>
 #endif
 
-#include "hal/model.h"
+#include "cpu_backend.h"
 
 namespace ge::hal {
 namespace {

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <thread>
 
-#include "hal/stream.h"
+#include "cpu_backend.h"
 
 namespace ge::hal {
 namespace {

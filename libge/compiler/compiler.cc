@@ -2,10 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
-#include "compiler/memory/memory_planner.h"
-#include "compiler/pass.h"
-#include "compiler/streams/streams.h"
-#include "compiler/tasks/task_builder.h"
+#include "memory/memory_planner.h"
+#include "pass.h"
+#include "streams/streams.h"
+#include "tasks/task_builder.h"
 #include "hal/device.h"
 
 namespace ge {
@@ -23,24 +23,11 @@ std::vector<std::string> PassNames() {
   return names;
 }
 
-void DescribeModelIo(Model& model) {
-  model.inputs.clear();
-  model.outputs.clear();
-  for (Node* d : model.graph->InputNodes()) model.inputs.push_back({d->name(), d->output_desc(0)});
-  Node* out = model.graph->OutputNode();
-  if (!out) return;
-  auto names = out->GetStrings("output_names");
-  for (size_t i = 0; i < out->num_inputs(); ++i) {
-    Endpoint src = out->InputSource(i);
-    std::string name = i < names.size() ? names[i] : (src.valid() ? src.node->name() : "output" + std::to_string(i));
-    model.outputs.push_back({name, src.valid() ? src.node->output_desc(src.index) : TensorDesc()});
-  }
-}
-
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options) {
   if (!graph) return Internal("Compile: no graph");
   PassContext ctx;
-  ctx.device = options.device ? options.device : &hal::CpuDevice();
+  GE_ASSIGN_OR_RETURN(ctx.device, hal::GetDevice(options.device));
+  GE_ASSIGN_OR_RETURN(ctx.host, hal::GetHostDevice());
   const int max_streams = ctx.device->capabilities().max_streams;
   if (options.stream_num < 1 || options.stream_num > max_streams)
     return InvalidArgument("stream_num " + std::to_string(options.stream_num) + " is outside 1.." +
@@ -66,6 +53,7 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   m.producer = "ge-atc 0.1.0";
   m.framework = options.framework;
   m.source_sha256 = options.source_sha256;
+  m.target = options.device.empty() ? hal::DeviceNames().front() : options.device;
   m.options = options.recorded_options;
   m.graph = std::move(graph);
   DescribeModelIo(m);

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compiler/pass.h"
+#include "pass.h"
 
 namespace ge {
 namespace {

@@ -17,7 +17,10 @@ class Device;
 }
 
 struct PassContext {
-  hal::Device* device = nullptr;
+  hal::Device* device = nullptr;  // the target: what it supports, its layouts
+  // Where the compiler evaluates constants itself (shape inference, folding):
+  // a device whose memory the host reads.
+  hal::Device* host = nullptr;
   const CompileOptions* options = nullptr;  // never null inside Compile()
 };
 

@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "compiler/pass.h"
+#include "pass.h"
 #include "ge/ir/verifier.h"
 
 namespace ge {

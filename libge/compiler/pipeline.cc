@@ -1,9 +1,9 @@
 // The pass pipeline of Compile(), stage by stage (DESIGN.md "Compiler").
 // Each stage's passes live in libge/compiler/passes/ (one file per pass).
-#include "compiler/pass.h"
-#include "compiler/passes/optimize_passes.h"
-#include "compiler/passes/fusion_passes.h"
-#include "compiler/passes/layout_passes.h"
+#include "pass.h"
+#include "passes/optimize_passes.h"
+#include "passes/fusion_passes.h"
+#include "passes/layout_passes.h"
 
 namespace ge {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "ge/sha256.h"
+#include "ge_base/sha256.h"
 
 namespace ge {
 namespace {

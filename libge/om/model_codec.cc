@@ -1,12 +1,12 @@
-#include "om/model_codec.h"
+#include "model_codec.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "ge/ir/verifier.h"
-#include "om/om_layout.h"
-#include "om/plan_codec.h"
+#include "om_layout.h"
+#include "plan_codec.h"
 
 namespace ge::om {
 namespace {
@@ -194,6 +194,7 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
   def->set_producer(model.producer);
   def->set_framework(model.framework);
   def->set_source_sha256(model.source_sha256);
+  def->set_target(model.target);
   for (const auto& io : model.inputs) {
     IoDesc* d = def->add_inputs();
     d->set_name(io.name);
@@ -222,6 +223,7 @@ Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t 
   m.producer = def.producer();
   m.framework = def.framework();
   m.source_sha256 = def.source_sha256();
+  m.target = def.target();
   Decoder dec{weights, weights_size};
   for (const auto& io : def.inputs()) {
     GE_ASSIGN_OR_RETURN(TensorDesc d, dec.Desc(io.desc(), "input " + io.name()));

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ge/om.h"
-#include "om/om_layout.h"
+#include "om_layout.h"
 #include "om.pb.h"
 
 namespace ge {

@@ -7,8 +7,8 @@
 #include <set>
 
 #include "ge/om.h"
-#include "om/model_codec.h"
-#include "om/om_layout.h"
+#include "model_codec.h"
+#include "om_layout.h"
 
 namespace ge {
 namespace om {

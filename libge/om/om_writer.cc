@@ -5,10 +5,10 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
-#include "ge/file_io.h"
+#include "ge_base/file_io.h"
 #include "ge/om.h"
-#include "om/model_codec.h"
-#include "om/om_layout.h"
+#include "model_codec.h"
+#include "om_layout.h"
 
 namespace ge {
 namespace {

@@ -1,5 +1,5 @@
 // The built-in op set: every family registers its ops here.
-#include "ops/op_families.h"
+#include "op_families.h"
 
 namespace ge {
 

@@ -1,4 +1,4 @@
-#include "ops/kernel_spec.h"
+#include "ge/ops/kernel_spec.h"
 
 #include <type_traits>
 

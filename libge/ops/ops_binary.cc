@@ -1,8 +1,8 @@
 // Elementwise ops over several inputs with ONNX multidirectional
 // broadcasting: arithmetic, comparisons (bool out), logic, variadic Max/Min
 // and Where.
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

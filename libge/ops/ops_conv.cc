@@ -1,7 +1,7 @@
 // Convolutions: X is N x C x spatial..., W is M x C/group x kernel... (Conv)
 // or C x M/group x kernel... (ConvTranspose), optional bias B of M.
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

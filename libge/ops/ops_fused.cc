@@ -3,8 +3,8 @@
 //   bias of N values added along the last axis; optional "activation" attr
 //   (Relu, Clip, Sigmoid, Gelu) applied after the bias.
 // (Gelu itself is registered with the unary ops.)
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

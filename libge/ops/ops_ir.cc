@@ -1,7 +1,7 @@
 // The IR's own ops: graph inputs, graph outputs, constants, and TransData
 // (a layout change the compiler's layout stage inserts).
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

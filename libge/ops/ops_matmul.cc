@@ -1,7 +1,7 @@
 // Matrix products: Gemm (2-D, optional transposes and bias) and MatMul
 // (numpy semantics: 1-D operands promoted, batch dims broadcast).
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

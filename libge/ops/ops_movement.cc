@@ -3,8 +3,8 @@
 #include <numeric>
 #include <set>
 
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

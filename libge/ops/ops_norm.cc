@@ -1,7 +1,7 @@
 // Normalisations: batch, layer and instance normalisation, and softmax /
 // log-softmax (a normalisation over one axis). Y has X's shape.
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

@@ -1,6 +1,6 @@
 // Pooling over the spatial axes of N x C x spatial... inputs.
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

@@ -2,8 +2,8 @@
 // result (ArgMax/ArgMin).
 #include <set>
 
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

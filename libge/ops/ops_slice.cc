@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

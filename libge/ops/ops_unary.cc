@@ -1,8 +1,8 @@
 // One-input elementwise ops: the output has the input's shape (and dtype,
 // except Cast). They may run in place over their input; Identity's output
 // may simply be its input.
-#include "ops/infer_util.h"
-#include "ops/op_families.h"
+#include "infer_util.h"
+#include "op_families.h"
 
 namespace ge {
 namespace {

@@ -1,4 +1,4 @@
-#include "ge/compare.h"
+#include "ge/tools/compare.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,11 +1,11 @@
-#include "ge/npy.h"
+#include "ge/tools/npy.h"
 
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
-#include "ge/file_io.h"
+#include "ge_base/file_io.h"
 
 namespace ge {
 namespace {

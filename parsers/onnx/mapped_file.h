@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "hal/status.h"
+#include "ge_base/status.h"
 
 namespace ge::onnx_parser {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ge/ir/attr_value.h"
-#include "hal/status.h"
+#include "ge_base/status.h"
 #include "onnx/onnx_pb.h"
 
 namespace ge::onnx_parser {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ge/ir/graph.h"
-#include "hal/status.h"
+#include "ge_base/status.h"
 #include "onnx/onnx_pb.h"
 
 namespace ge::onnx_parser {

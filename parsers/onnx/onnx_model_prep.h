@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hal/status.h"
+#include "ge_base/status.h"
 #include "onnx/onnx_pb.h"
 
 namespace ge::onnx_parser {

@@ -6,7 +6,7 @@
 
 #include "ge/ir/tensor.h"
 #include "ge/ir/tensor_desc.h"
-#include "hal/status.h"
+#include "ge_base/status.h"
 #include "onnx/onnx_pb.h"
 
 namespace ge::onnx_parser {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hal/status.h"
+#include "ge_base/status.h"
 #include "tf_graph.pb.h"
 
 namespace ge::tf_parser {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ge/ir/attr_value.h"
-#include "hal/status.h"
+#include "ge_base/status.h"
 #include "tf_graph.pb.h"
 
 namespace ge::tf_parser {

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "hal/status.h"
+#include "ge_base/status.h"
 #include "tf_graph.pb.h"
 
 namespace ge::tf_parser {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "ge/ir/tensor.h"
-#include "hal/status.h"
+#include "ge_base/status.h"
 #include "tf_graph.pb.h"
 
 namespace ge::tf_parser {

@@ -15,10 +15,10 @@
 #include <functional>
 #include <string_view>
 
-#include "ge/compare.h"
+#include "ge/tools/compare.h"
 #include "ge/compiler.h"
 #include "ge/ir/text_form.h"
-#include "ge/npy.h"
+#include "ge/tools/npy.h"
 #include "ge/runtime.h"
 #include "ge_parsers/onnx_parser.h"
 

@@ -7,11 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "ge/compare.h"
+#include "ge/tools/compare.h"
+#include "compiler/memory/memory_planner.h"
+#include "compiler/tasks/task_builder.h"
 #include "ge/compiler.h"
 #include "ge/ir/graph.h"
 #include "ge/model.h"
-#include "ge/npy.h"
+#include "ge/tools/npy.h"
 #include "ge/om.h"
 #include "onnx/onnx_pb.h"
 #include "tests/common/tool_runner.h"
@@ -448,6 +450,13 @@ TEST_F(ToolsTest, RunRefusesAnOmWhoseIoDescriptionsDisagreeWithItsGraph) {
   ASSERT_TRUE(m.graph->AddEdge(x, 0, relu, 0).ok());
   ASSERT_TRUE(m.graph->AddEdge(relu, 0, out, 0).ok());
   DescribeModelIo(m);
+  // Planned as the compiler plans: the runtime only loads plans.
+  auto plan = memory::PlanMemory(*m.graph, memory::PlanOptions{});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  m.memory = *plan;
+  auto tasks = tasks::BuildTasks(*m.graph, m.memory);
+  ASSERT_TRUE(tasks.ok()) << tasks.status().ToString();
+  m.streams = *tasks;
   ASSERT_TRUE(WriteOmFile(m, Path("honest.om")).ok());
   m.outputs[0].desc = TensorDesc(DataType::kFloat32, {1, 1});
   ASSERT_TRUE(WriteOmFile(m, Path("liar_out.om")).ok());

@@ -9,11 +9,14 @@
 #include <vector>
 
 #include "hal/model.h"
+#include "tests/hal/hal_cts.h"
 
 namespace ge::hal {
 namespace {
 
 using namespace std::chrono_literals;
+
+GE_HAL_CTS_SUITE(HalModel, HalHostTest);
 
 // out[0] = in[0] + 1 (one float), optionally sleeping first.
 class AddOne final : public Kernel {
@@ -69,12 +72,12 @@ ModelTask Wait(int e) {
   return t;
 }
 
-TEST(HalModel, SingleStreamRunsTheChainInOrderEveryTime) {
+TEST_P(HalModel, SingleStreamRunsTheChainInOrderEveryTime) {
   Chain c(100);
   ModelDesc d;
   d.streams.resize(1);
   for (int i = 0; i < 100; ++i) d.streams[0].push_back(c.Task(i));
-  auto m = CreateCpuModel(d);
+  auto m = Dev().CreateModel(d);
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   for (int run = 0; run < 3; ++run) {
     c.buf[0] = static_cast<float>(run);
@@ -85,7 +88,7 @@ TEST(HalModel, SingleStreamRunsTheChainInOrderEveryTime) {
   }
 }
 
-TEST(HalModel, EventsOrderTwoStreamsAndRefreshedArgumentsAreSeen) {
+TEST_P(HalModel, EventsOrderTwoStreamsAndRefreshedArgumentsAreSeen) {
   // Stream 1 computes buf[0..50] -> records; stream 0 waits, then continues.
   Chain c(100);
   ModelDesc d;
@@ -95,7 +98,7 @@ TEST(HalModel, EventsOrderTwoStreamsAndRefreshedArgumentsAreSeen) {
   d.streams[1].push_back(Record(0));
   d.streams[0].push_back(Wait(0));
   for (int i = 50; i < 100; ++i) d.streams[0].push_back(c.Task(i));
-  auto m = CreateCpuModel(d);
+  auto m = Dev().CreateModel(d);
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   EXPECT_EQ((*m)->num_streams(), 2u);
   for (int run = 0; run < 20; ++run) {
@@ -110,24 +113,24 @@ TEST(HalModel, EventsOrderTwoStreamsAndRefreshedArgumentsAreSeen) {
   EXPECT_EQ(c.buf[100], 1100.f);
 }
 
-TEST(HalModel, StreamsRunInParallel) {
+TEST_P(HalModel, StreamsRunInParallel) {
   // Two streams of one 100 ms kernel each: together well under 200 ms.
   Chain a(1, 100ms), b(1, 100ms);
   ModelDesc d;
   d.streams = {{a.Task(0)}, {b.Task(0)}};
-  auto m = CreateCpuModel(d);
+  auto m = Dev().CreateModel(d);
   ASSERT_TRUE(m.ok());
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE((*m)->Execute().ok());
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 190ms);
 }
 
-TEST(HalModel, TimeoutAbortsAndTheModelRunsCorrectlyAfterwards) {
+TEST_P(HalModel, TimeoutAbortsAndTheModelRunsCorrectlyAfterwards) {
   Chain c(20, 20ms);  // 400 ms in all
   ModelDesc d;
   d.streams.resize(1);
   for (int i = 0; i < 20; ++i) d.streams[0].push_back(c.Task(i));
-  auto m = CreateCpuModel(d);
+  auto m = Dev().CreateModel(d);
   ASSERT_TRUE(m.ok());
   const auto t0 = std::chrono::steady_clock::now();
   Status s = (*m)->Execute(50ms);
@@ -143,12 +146,12 @@ TEST(HalModel, TimeoutAbortsAndTheModelRunsCorrectlyAfterwards) {
   EXPECT_EQ(c.buf[20], 25.f);
 }
 
-TEST(HalModel, AbortUnblocksAStreamHeldInAnEventWait) {
+TEST_P(HalModel, AbortUnblocksAStreamHeldInAnEventWait) {
   Chain slow(1, 300ms), fast(1);
   ModelDesc d;
   d.num_events = 1;
   d.streams = {{Wait(0), fast.Task(0)}, {slow.Task(0), Record(0)}};
-  auto m = CreateCpuModel(d);
+  auto m = Dev().CreateModel(d);
   ASSERT_TRUE(m.ok());
   ASSERT_TRUE((*m)->Launch().ok());
   std::this_thread::sleep_for(20ms);
@@ -159,14 +162,14 @@ TEST(HalModel, AbortUnblocksAStreamHeldInAnEventWait) {
   EXPECT_EQ(fast.buf[1], 1.f);
 }
 
-TEST(HalModel, AFailingKernelStopsTheRunAndNamesTheTask) {
+TEST_P(HalModel, AFailingKernelStopsTheRunAndNamesTheTask) {
   Chain c(3);
   Failing bad;
   ModelDesc d;
   d.streams.resize(1);
   d.streams[0] = {c.Task(0), c.Task(1), c.Task(2)};
   d.streams[0][1].kernel = &bad;
-  auto m = CreateCpuModel(d);
+  auto m = Dev().CreateModel(d);
   ASSERT_TRUE(m.ok());
   Status s = (*m)->Execute();
   EXPECT_EQ(s.code(), StatusCode::kInternal);
@@ -174,13 +177,13 @@ TEST(HalModel, AFailingKernelStopsTheRunAndNamesTheTask) {
   EXPECT_EQ(c.buf[3], 0.f) << "the task after the failure ran";
 }
 
-TEST(HalModel, RejectsModelsThatCouldDeadlockOrNameBadEvents) {
+TEST_P(HalModel, RejectsModelsThatCouldDeadlockOrNameBadEvents) {
   Chain c(2);
   auto create = [](std::vector<std::vector<ModelTask>> streams, int events) {
     ModelDesc d;
     d.streams = std::move(streams);
     d.num_events = events;
-    return CreateCpuModel(d).status();
+    return Dev().CreateModel(d).status();
   };
   // A cycle: each stream waits for what the other records afterwards.
   Status cycle = create({{Wait(0), Record(1)}, {Wait(1), Record(0)}}, 2);
@@ -195,12 +198,12 @@ TEST(HalModel, RejectsModelsThatCouldDeadlockOrNameBadEvents) {
   EXPECT_TRUE(create({{c.Task(0), Record(0)}, {Wait(0), c.Task(1)}}, 1).ok());
 }
 
-TEST(HalModel, TimingRecordsEveryTaskOnlyWhenEnabled) {
+TEST_P(HalModel, TimingRecordsEveryTaskOnlyWhenEnabled) {
   Chain c(4);
   ModelDesc d;
   d.num_events = 1;
   d.streams = {{c.Task(0), c.Task(1), Record(0)}, {Wait(0), c.Task(2), c.Task(3)}};
-  auto m = CreateCpuModel(d);
+  auto m = Dev().CreateModel(d);
   ASSERT_TRUE(m.ok());
   ASSERT_TRUE((*m)->Execute().ok());
   EXPECT_TRUE((*m)->timings().empty());
@@ -216,9 +219,9 @@ TEST(HalModel, TimingRecordsEveryTaskOnlyWhenEnabled) {
   EXPECT_GE(t[1][1].begin_ns, t[0][2].begin_ns) << "task after the wait started before the record";
 }
 
-TEST(HalModel, EmptyModelRuns) {
+TEST_P(HalModel, EmptyModelRuns) {
   ModelDesc d;
-  auto m = CreateCpuModel(d);
+  auto m = Dev().CreateModel(d);
   ASSERT_TRUE(m.ok());
   EXPECT_TRUE((*m)->Execute().ok());
   EXPECT_TRUE((*m)->Execute(10ms).ok());

@@ -1,6 +1,6 @@
 // The HAL conformance suite: what every backend must do, written once against
-// the interface (hal::Device&). Today it runs against the CPU backend; a new
-// backend runs the same tests by returning its device from Dev().
+// the interface (hal::Device&) and run against every registered device
+// (tests/hal/hal_cts.h): a new backend runs it by registering itself.
 //
 // No test sleeps to wait for a result: work blocks on a Gate the test opens,
 // and sleeps are used only to give a (wrongly) unblocked stream the chance to
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "hal/device.h"
+#include "tests/hal/hal_cts.h"
 #include "hal/event.h"
 #include "hal/kernel.h"
 #include "hal/memory.h"
@@ -32,7 +33,12 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-Device& Dev() { return CpuDevice(); }
+GE_HAL_CTS_SUITE(HalStream, HalTest);
+GE_HAL_CTS_SUITE(HalEvent, HalTest);
+GE_HAL_CTS_SUITE(HalMemory, HalTest);
+GE_HAL_CTS_SUITE(HalMemoryDeathTest, HalTest);
+GE_HAL_CTS_SUITE(HalDevice, HalTest);
+GE_HAL_CTS_SUITE(HalKernels, HalHostTest);
 
 // A one-shot latch with a bounded wait.
 class Gate {
@@ -65,7 +71,7 @@ double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std:
 
 // ------------------------------------------------------------------ streams
 
-TEST(HalStream, WorkOnOneStreamRunsInOrder) {
+TEST_P(HalStream, WorkOnOneStreamRunsInOrder) {
   auto s = Dev().CreateStream();
   ASSERT_NE(s, nullptr);
   std::vector<int> order;  // touched only by the stream's work
@@ -82,7 +88,7 @@ TEST(HalStream, WorkOnOneStreamRunsInOrder) {
   EXPECT_EQ(order, want);
 }
 
-TEST(HalStream, EnqueueDoesNotBlockOrRunInline) {
+TEST_P(HalStream, EnqueueDoesNotBlockOrRunInline) {
   auto s = Dev().CreateStream();
   auto gate = std::make_shared<Gate>();
   std::atomic<bool> ran{false};
@@ -102,7 +108,7 @@ TEST(HalStream, EnqueueDoesNotBlockOrRunInline) {
   EXPECT_TRUE(ran.load());
 }
 
-TEST(HalStream, SynchronizeWaitsForEverythingQueued) {
+TEST_P(HalStream, SynchronizeWaitsForEverythingQueued) {
   auto s = Dev().CreateStream();
   std::atomic<int> done{0};
   for (int i = 0; i < 5; ++i)
@@ -115,7 +121,7 @@ TEST(HalStream, SynchronizeWaitsForEverythingQueued) {
   EXPECT_EQ(done.load(), 5);
 }
 
-TEST(HalStream, SynchronizeOnAnIdleStreamReturnsAtOnce) {
+TEST_P(HalStream, SynchronizeOnAnIdleStreamReturnsAtOnce) {
   auto s = Dev().CreateStream();
   EXPECT_TRUE(s->Synchronize().ok());
   EXPECT_TRUE(s->Synchronize(0ms).ok());
@@ -124,7 +130,7 @@ TEST(HalStream, SynchronizeOnAnIdleStreamReturnsAtOnce) {
   EXPECT_TRUE(s->Synchronize(0ms).ok());
 }
 
-TEST(HalStream, FailureIsReturnedLaterWorkSkippedAndTheStreamStaysUsable) {
+TEST_P(HalStream, FailureIsReturnedLaterWorkSkippedAndTheStreamStaysUsable) {
   auto s = Dev().CreateStream();
   std::atomic<int> ran{0};
   s->Enqueue([&] {
@@ -152,7 +158,7 @@ TEST(HalStream, FailureIsReturnedLaterWorkSkippedAndTheStreamStaysUsable) {
   EXPECT_EQ(ran.load(), 2);
 }
 
-TEST(HalStream, SynchronizeTimesOutWhileSlowWorkRunsAndTheWorkContinues) {
+TEST_P(HalStream, SynchronizeTimesOutWhileSlowWorkRunsAndTheWorkContinues) {
   auto s = Dev().CreateStream();
   auto gate = std::make_shared<Gate>();
   std::atomic<bool> finished{false};
@@ -176,7 +182,7 @@ TEST(HalStream, SynchronizeTimesOutWhileSlowWorkRunsAndTheWorkContinues) {
   EXPECT_TRUE(finished.load());
 }
 
-TEST(HalStream, AFailureAfterATimeoutIsReportedByTheNextSynchronize) {
+TEST_P(HalStream, AFailureAfterATimeoutIsReportedByTheNextSynchronize) {
   auto s = Dev().CreateStream();
   auto gate = std::make_shared<Gate>();
   s->Enqueue([gate] {
@@ -190,7 +196,7 @@ TEST(HalStream, AFailureAfterATimeoutIsReportedByTheNextSynchronize) {
   EXPECT_EQ(st.message(), "late failure");
 }
 
-TEST(HalStream, WorkMayEnqueueMoreWorkOnItsOwnStream) {
+TEST_P(HalStream, WorkMayEnqueueMoreWorkOnItsOwnStream) {
   auto s = Dev().CreateStream();
   Stream* raw = s.get();
   std::atomic<int> ran{0};
@@ -207,7 +213,7 @@ TEST(HalStream, WorkMayEnqueueMoreWorkOnItsOwnStream) {
   EXPECT_EQ(ran.load(), 2);
 }
 
-TEST(HalStream, StreamsRunInParallel) {
+TEST_P(HalStream, StreamsRunInParallel) {
   // A's work can only finish if B's work runs while A's is still running.
   auto a = Dev().CreateStream();
   auto b = Dev().CreateStream();
@@ -222,7 +228,7 @@ TEST(HalStream, StreamsRunInParallel) {
   EXPECT_TRUE(b->Synchronize(2000ms).ok());
 }
 
-TEST(HalStream, DestroyingAStreamFinishesItsQueuedWork) {
+TEST_P(HalStream, DestroyingAStreamFinishesItsQueuedWork) {
   std::atomic<int> ran{0};
   {
     auto s = Dev().CreateStream();
@@ -235,7 +241,7 @@ TEST(HalStream, DestroyingAStreamFinishesItsQueuedWork) {
   EXPECT_EQ(ran.load(), 20);
 }
 
-TEST(HalStream, AsManyStreamsAsTheCapabilitiesPromise) {
+TEST_P(HalStream, AsManyStreamsAsTheCapabilitiesPromise) {
   const int n = Dev().capabilities().max_streams;
   ASSERT_GE(n, 1);
   std::vector<std::unique_ptr<Stream>> streams;
@@ -255,7 +261,7 @@ TEST(HalStream, AsManyStreamsAsTheCapabilitiesPromise) {
 
 // ------------------------------------------------------------------- events
 
-TEST(HalEvent, WaitOrdersWorkAfterTheRecordOnAnotherStream) {
+TEST_P(HalEvent, WaitOrdersWorkAfterTheRecordOnAnotherStream) {
   auto a = Dev().CreateStream();
   auto b = Dev().CreateStream();
   auto ev = Dev().CreateEvent();
@@ -284,7 +290,7 @@ TEST(HalEvent, WaitOrdersWorkAfterTheRecordOnAnotherStream) {
   EXPECT_TRUE(a->Synchronize(2000ms).ok());
 }
 
-TEST(HalEvent, WaitMatchesTheLatestRecordIssuedBeforeIt) {
+TEST_P(HalEvent, WaitMatchesTheLatestRecordIssuedBeforeIt) {
   // A: [gate1] record#1 [gate2] record#2;  B: wait (issued between the two records).
   auto a = Dev().CreateStream();
   auto b = Dev().CreateStream();
@@ -312,7 +318,7 @@ TEST(HalEvent, WaitMatchesTheLatestRecordIssuedBeforeIt) {
   EXPECT_TRUE(a->Synchronize(2000ms).ok());
 }
 
-TEST(HalEvent, WaitWithoutAnyRecordDoesNotBlock) {
+TEST_P(HalEvent, WaitWithoutAnyRecordDoesNotBlock) {
   auto b = Dev().CreateStream();
   auto ev = Dev().CreateEvent();
   std::atomic<bool> ran{false};
@@ -326,7 +332,7 @@ TEST(HalEvent, WaitWithoutAnyRecordDoesNotBlock) {
   EXPECT_TRUE(ran.load());
 }
 
-TEST(HalEvent, OneRecordReleasesEveryWaitingStream) {
+TEST_P(HalEvent, OneRecordReleasesEveryWaitingStream) {
   auto a = Dev().CreateStream();
   auto b = Dev().CreateStream();
   auto c = Dev().CreateStream();
@@ -350,7 +356,7 @@ TEST(HalEvent, OneRecordReleasesEveryWaitingStream) {
   EXPECT_EQ(ran.load(), 2);
 }
 
-TEST(HalEvent, HostWaitBlocksUntilTheRecordIsReached) {
+TEST_P(HalEvent, HostWaitBlocksUntilTheRecordIsReached) {
   auto a = Dev().CreateStream();
   auto ev = Dev().CreateEvent();
   auto gate = std::make_shared<Gate>();
@@ -372,7 +378,7 @@ TEST(HalEvent, HostWaitBlocksUntilTheRecordIsReached) {
   EXPECT_TRUE(a->Synchronize(1000ms).ok());
 }
 
-TEST(HalEvent, HostWaitWithoutRecordOrAfterItReturnsAtOnce) {
+TEST_P(HalEvent, HostWaitWithoutRecordOrAfterItReturnsAtOnce) {
   auto ev = Dev().CreateEvent();
   auto w1 = std::async(std::launch::async, [&] { ev->HostWait(); });
   ASSERT_EQ(w1.wait_for(1000ms), std::future_status::ready);
@@ -383,7 +389,7 @@ TEST(HalEvent, HostWaitWithoutRecordOrAfterItReturnsAtOnce) {
   ASSERT_EQ(w2.wait_for(1000ms), std::future_status::ready);
 }
 
-TEST(HalEvent, EventsCanBeReusedRecordAfterRecord) {
+TEST_P(HalEvent, EventsCanBeReusedRecordAfterRecord) {
   auto a = Dev().CreateStream();
   auto b = Dev().CreateStream();
   auto ev = Dev().CreateEvent();
@@ -412,7 +418,7 @@ TEST(HalEvent, EventsCanBeReusedRecordAfterRecord) {
 // here turns one failing kernel of a multi-stream model into a process that
 // cannot even unload it. (The waiting stream is leaked if it does hang, so
 // the suite carries on.)
-TEST(HalEvent, AFailureOnTheRecordingStreamDoesNotHangTheWaiter) {
+TEST_P(HalEvent, AFailureOnTheRecordingStreamDoesNotHangTheWaiter) {
   auto a = Dev().CreateStream();
   auto b = Dev().CreateStream();
   auto ev = Dev().CreateEvent();
@@ -430,9 +436,9 @@ TEST(HalEvent, AFailureOnTheRecordingStreamDoesNotHangTheWaiter) {
 
 // ------------------------------------------------------------------- memory
 
-TEST(HalMemory, AllocationsAre64ByteAlignedAndWritable) {
+TEST_P(HalMemory, AllocationsAre64ByteAlignedAndWritable) {
   for (size_t bytes : {size_t{1}, size_t{3}, size_t{63}, size_t{64}, size_t{65}, size_t{1000}, size_t{1} << 20}) {
-    auto b = DeviceBuffer::Allocate(bytes);
+    auto b = Dev().Allocate(bytes);
     ASSERT_TRUE(b.ok()) << bytes << ": " << b.status().ToString();
     ASSERT_NE(b->data(), nullptr) << bytes;
     EXPECT_EQ(reinterpret_cast<uintptr_t>(b->data()) % kDefaultAlignment, 0u) << bytes;
@@ -443,17 +449,17 @@ TEST(HalMemory, AllocationsAre64ByteAlignedAndWritable) {
   EXPECT_EQ(kDefaultAlignment, 64u);
 }
 
-TEST(HalMemory, LargerAlignmentsAreHonoured) {
+TEST_P(HalMemory, LargerAlignmentsAreHonoured) {
   for (size_t align : {size_t{128}, size_t{4096}}) {
-    auto b = DeviceBuffer::Allocate(100, align);
+    auto b = Dev().Allocate(100, align);
     ASSERT_TRUE(b.ok()) << align;
     EXPECT_EQ(reinterpret_cast<uintptr_t>(b->data()) % align, 0u) << align;
     EXPECT_EQ(b->size(), 100u);
   }
 }
 
-TEST(HalMemory, ZeroBytesIsAnEmptyBuffer) {
-  auto b = DeviceBuffer::Allocate(0);
+TEST_P(HalMemory, ZeroBytesIsAnEmptyBuffer) {
+  auto b = Dev().Allocate(0);
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_EQ(b->size(), 0u);
   DeviceBuffer d;
@@ -461,8 +467,8 @@ TEST(HalMemory, ZeroBytesIsAnEmptyBuffer) {
   EXPECT_EQ(d.size(), 0u);
 }
 
-TEST(HalMemory, MoveTransfersOwnership) {
-  auto r = DeviceBuffer::Allocate(256);
+TEST_P(HalMemory, MoveTransfersOwnership) {
+  auto r = Dev().Allocate(256);
   ASSERT_TRUE(r.ok());
   DeviceBuffer a = std::move(r).value();
   void* p = a.data();
@@ -475,7 +481,7 @@ TEST(HalMemory, MoveTransfersOwnership) {
   EXPECT_EQ(a.data(), nullptr);  // NOLINT: checking the moved-from state is the point
   EXPECT_EQ(a.size(), 0u);
 
-  auto r2 = DeviceBuffer::Allocate(64);
+  auto r2 = Dev().Allocate(64);
   ASSERT_TRUE(r2.ok());
   DeviceBuffer c = std::move(r2).value();
   c = std::move(b);  // frees c's old block, takes b's
@@ -492,7 +498,7 @@ TEST(HalMemory, MoveTransfersOwnership) {
 
   std::vector<DeviceBuffer> many;  // vectors of buffers relocate by move
   for (int i = 0; i < 50; ++i) {
-    auto x = DeviceBuffer::Allocate(64 + i);
+    auto x = Dev().Allocate(64 + i);
     ASSERT_TRUE(x.ok());
     many.push_back(std::move(x).value());
   }
@@ -501,9 +507,9 @@ TEST(HalMemory, MoveTransfersOwnership) {
   EXPECT_EQ(distinct.size(), 50u);
 }
 
-TEST(HalMemory, ImpossibleSizesAreErrorsNotTinyBuffers) {
+TEST_P(HalMemory, ImpossibleSizesAreErrorsNotTinyBuffers) {
   for (size_t bytes : {std::numeric_limits<size_t>::max(), std::numeric_limits<size_t>::max() - 10, size_t{1} << 62}) {
-    auto b = DeviceBuffer::Allocate(bytes);
+    auto b = Dev().Allocate(bytes);
     EXPECT_FALSE(b.ok()) << "Allocate(" << bytes << ") succeeded with a buffer claiming " << (b.ok() ? b->size() : 0)
                          << " bytes";
     if (!b.ok()) {
@@ -512,11 +518,11 @@ TEST(HalMemory, ImpossibleSizesAreErrorsNotTinyBuffers) {
   }
 }
 
-TEST(HalMemoryDeathTest, ABadAlignmentIsAnErrorNotACrash) {
+TEST_P(HalMemoryDeathTest, ABadAlignmentIsAnErrorNotACrash) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        auto b = DeviceBuffer::Allocate(16, 0);
+        auto b = Dev().Allocate(16, 0);
         std::exit(b.ok() ? 2 : 0);
       },
       ::testing::ExitedWithCode(0), "")
@@ -525,7 +531,7 @@ TEST(HalMemoryDeathTest, ABadAlignmentIsAnErrorNotACrash) {
 
 // ------------------------------------------------------------- capabilities
 
-TEST(HalDevice, CapabilitiesAreSane) {
+TEST_P(HalDevice, CapabilitiesAreSane) {
   const Capabilities& c = Dev().capabilities();
   EXPECT_FALSE(c.name.empty());
   EXPECT_GE(c.max_streams, 1);
@@ -541,10 +547,45 @@ TEST(HalDevice, CapabilitiesAreSane) {
   EXPECT_EQ(&c, &Dev().capabilities());  // stable
 }
 
-TEST(HalDevice, TheCpuDeviceIsOneProcessWideObject) {
-  EXPECT_EQ(&CpuDevice(), &CpuDevice());
-  EXPECT_EQ(CpuDevice().capabilities().name, "cpu");
-  EXPECT_EQ(&CpuDevice().kernels(), &CpuDevice().kernels());
+TEST_P(HalDevice, TheRegistryGivesOneProcessWideObjectPerName) {
+  auto again = GetDevice(GetParam());
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(*again, &Dev());
+  EXPECT_EQ(&Dev().kernels(), &Dev().kernels());
+}
+
+// ----------------------------------------------------------------- registry
+
+TEST(HalRegistry, TheCpuBackendIsRegisteredAndIsTheDefault) {
+  const std::vector<std::string> names = DeviceNames();
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names.front(), "cpu");
+  auto def = GetDevice();
+  auto cpu = GetDevice("cpu");
+  ASSERT_TRUE(def.ok() && cpu.ok());
+  EXPECT_EQ(*def, *cpu);
+  EXPECT_EQ((*cpu)->capabilities().name, "cpu");
+  auto host = GetHostDevice();
+  ASSERT_TRUE(host.ok()) << host.status().ToString();
+  EXPECT_TRUE((*host)->capabilities().host_memory);
+}
+
+TEST(HalRegistry, AnUnknownNameIsNotFoundListingTheRegisteredOnes) {
+  auto d = GetDevice("npu9");
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(d.status().message().find("unknown device 'npu9' (registered: cpu"), std::string::npos) << d.status().ToString();
+}
+
+TEST(HalRegistry, ANameIsRegisteredOnceAndAFailingFactoryIsAnError) {
+  EXPECT_EQ(RegisterDevice("cpu", [] { return Result<std::unique_ptr<Device>>(Internal("never called")); }).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(RegisterDevice("", [] { return Result<std::unique_ptr<Device>>(Internal("never called")); }).code(),
+            StatusCode::kInvalidArgument);
+  ASSERT_TRUE(RegisterDevice("cts_broken", [] { return Result<std::unique_ptr<Device>>(Internal("no hardware")); }).ok());
+  auto d = GetDevice("cts_broken");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("device cts_broken: no hardware"), std::string::npos) << d.status().ToString();
 }
 
 // ------------------------------------------------------------------ kernels
@@ -560,7 +601,7 @@ KernelSpec Spec(const std::string& op, std::vector<TensorInfo> in, std::vector<T
 
 TensorInfo F32(std::vector<int64_t> dims) { return TensorInfo{DataType::kFloat32, std::move(dims)}; }
 
-TEST(HalKernels, AnUnknownOpIsUnsupportedWithAMessage) {
+TEST_P(HalKernels, AnUnknownOpIsUnsupportedWithAMessage) {
   const KernelRegistry& r = Dev().kernels();
   KernelSpec s = Spec("NoSuchOp42", {F32({2})}, {F32({2})});
   EXPECT_FALSE(r.HasOp("NoSuchOp42"));
@@ -573,7 +614,7 @@ TEST(HalKernels, AnUnknownOpIsUnsupportedWithAMessage) {
   EXPECT_NE(k.status().message().find("NoSuchOp42"), std::string::npos) << k.status().message();
 }
 
-TEST(HalKernels, TheRegistryKnowsConvMatMulAndAdd) {
+TEST_P(HalKernels, TheRegistryKnowsConvMatMulAndAdd) {
   const KernelRegistry& r = Dev().kernels();
   const std::vector<std::string> ops = r.Ops();
   EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end()));
@@ -590,7 +631,7 @@ TEST(HalKernels, TheRegistryKnowsConvMatMulAndAdd) {
   EXPECT_TRUE(conv.ok()) << conv.ToString();
 }
 
-TEST(HalKernels, SpecsAKernelCannotRunAreRefusedWithAReason) {
+TEST_P(HalKernels, SpecsAKernelCannotRunAreRefusedWithAReason) {
   const KernelRegistry& r = Dev().kernels();
   const std::vector<KernelSpec> bad = {
       Spec("MatMul", {F32({2, 3}), F32({4, 5})}, {F32({2, 5})}),              // inner dims differ
@@ -608,11 +649,11 @@ TEST(HalKernels, SpecsAKernelCannotRunAreRefusedWithAReason) {
 }
 
 // Kernels created from the registry run as stream work, the way the runtimes use them.
-TEST(HalKernels, KernelsRunAsStreamWork) {
+TEST_P(HalKernels, KernelsRunAsStreamWork) {
   const KernelRegistry& r = Dev().kernels();
   auto stream = Dev().CreateStream();
   auto alloc = [](const std::vector<float>& v) {
-    auto b = DeviceBuffer::Allocate(v.size() * sizeof(float));
+    auto b = Dev().Allocate(v.size() * sizeof(float));
     EXPECT_TRUE(b.ok());
     DeviceBuffer d = std::move(b).value();
     std::memcpy(d.data(), v.data(), v.size() * sizeof(float));

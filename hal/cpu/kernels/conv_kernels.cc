@@ -10,8 +10,8 @@
 // and bias are plain; constant weights are reordered once at Create.
 #include <cstring>
 
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/dnnl_context.h"
+#include "cpu_kernels.h"
+#include "kernels/dnnl_context.h"
 
 namespace ge::hal {
 namespace {

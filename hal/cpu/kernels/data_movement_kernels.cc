@@ -8,9 +8,9 @@
 #include <cmath>
 #include <limits>
 
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/loop_broadcast.h"
-#include "hal/cpu/kernels/loop_convert.h"
+#include "cpu_kernels.h"
+#include "kernels/loop_broadcast.h"
+#include "kernels/loop_convert.h"
 
 namespace ge::hal {
 namespace {

@@ -1,4 +1,4 @@
-#include "hal/cpu/kernels/dnnl_context.h"
+#include "kernels/dnnl_context.h"
 
 #include <algorithm>
 #include <cfloat>

@@ -4,8 +4,8 @@
 // reorder; dims and bytes are the same on both sides.
 #include <cstring>
 
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/dnnl_context.h"
+#include "cpu_kernels.h"
+#include "kernels/dnnl_context.h"
 
 namespace ge::hal {
 namespace {

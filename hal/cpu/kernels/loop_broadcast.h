@@ -17,7 +17,7 @@
 #include <array>
 #include <vector>
 
-#include "hal/cpu/kernels/loop_common.h"
+#include "kernels/loop_common.h"
 
 namespace ge::hal::loop {
 

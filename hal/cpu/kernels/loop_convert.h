@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "hal/dtype.h"
+#include "ge_base/dtype.h"
 
 namespace ge::hal::loop {
 

@@ -6,8 +6,8 @@
 // Transposes are strided memory descriptors, not copies. When B has no batch
 // (BERT's [1,128,256] x [256,256]) A's batch folds into M: one 2-D GEMM.
 // Constant B is reordered once into the layout the primitive prefers.
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/dnnl_context.h"
+#include "cpu_kernels.h"
+#include "kernels/dnnl_context.h"
 
 namespace ge::hal {
 namespace {

@@ -5,8 +5,8 @@
 // "batch" statistics of that view are exactly the per-instance ones.
 #include <cstring>
 
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/dnnl_context.h"
+#include "cpu_kernels.h"
+#include "kernels/dnnl_context.h"
 
 namespace ge::hal {
 namespace {

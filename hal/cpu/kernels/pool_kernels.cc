@@ -2,8 +2,8 @@
 // pooling (v2: with dilations). Input and output share one layout: plain
 // NCHW, or channel-blocked when the compiler's layout stage keeps a conv
 // chain blocked through the pool.
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/dnnl_context.h"
+#include "cpu_kernels.h"
+#include "kernels/dnnl_context.h"
 
 namespace ge::hal {
 namespace {

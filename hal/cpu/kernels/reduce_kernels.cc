@@ -10,8 +10,8 @@
 #include <cmath>
 #include <limits>
 
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/loop_broadcast.h"
+#include "cpu_kernels.h"
+#include "kernels/loop_broadcast.h"
 
 namespace ge::hal {
 namespace {

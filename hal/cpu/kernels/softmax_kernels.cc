@@ -5,8 +5,8 @@
 // passes the model's opset as attr "_opset"; absent means 13 semantics. Either
 // way the tensor is viewed as [outer, n, inner] (inner = 1 dropped), which is
 // the same data in the same row-major order.
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/dnnl_context.h"
+#include "cpu_kernels.h"
+#include "kernels/dnnl_context.h"
 
 namespace ge::hal {
 namespace {

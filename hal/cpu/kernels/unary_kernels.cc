@@ -7,9 +7,9 @@
 #include <cmath>
 #include <limits>
 
-#include "hal/cpu/cpu_kernels.h"
-#include "hal/cpu/kernels/loop_common.h"
-#include "hal/cpu/kernels/loop_math.h"
+#include "cpu_kernels.h"
+#include "kernels/loop_common.h"
+#include "kernels/loop_math.h"
 
 namespace ge::hal {
 namespace {

@@ -19,6 +19,4 @@ class Event {
   virtual void HostWait() = 0;
 };
 
-std::unique_ptr<Event> CreateCpuEvent();
-
 }  // namespace ge::hal

@@ -13,8 +13,8 @@
 #include <variant>
 #include <vector>
 
-#include "hal/dtype.h"
-#include "hal/status.h"
+#include "ge_base/dtype.h"
+#include "ge_base/status.h"
 
 namespace ge::hal {
 

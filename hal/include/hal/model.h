@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "hal/kernel.h"
-#include "hal/status.h"
+#include "ge_base/status.h"
 
 namespace ge::hal {
 
@@ -77,32 +77,6 @@ class Model {
   virtual const std::vector<std::vector<TaskTime>>& timings() const = 0;
 
   virtual size_t num_streams() const = 0;
-};
-
-// The CPU backend: stream 0 of a single-stream model runs on the calling
-// thread when Execute has no timeout (no hand-off at all); otherwise each
-// stream has a worker thread that spins briefly between runs and then sleeps
-// on a futex. Errors: an invalid event id, an event recorded twice, a wait
-// without a record, a wait cycle (kInvalidArgument naming the stream/task).
-Result<std::unique_ptr<Model>> CreateCpuModel(ModelDesc desc);
-
-// The compute threads each of `num_streams` parallel streams gets on the
-// CPU backend (its share of the cores; 0 = all, for one stream).
-int CpuThreadsPerStream(size_t num_streams);
-
-// Kernels that will run on one of `num_streams` parallel streams are created
-// while a CpuComputeShare is alive: oneDNN fixes a primitive's thread count
-// when it is created, and a primitive made for every core, run by two
-// streams at once, oversubscribes the cores several times over.
-class CpuComputeShare {
- public:
-  explicit CpuComputeShare(size_t num_streams);
-  ~CpuComputeShare();
-  CpuComputeShare(const CpuComputeShare&) = delete;
-  CpuComputeShare& operator=(const CpuComputeShare&) = delete;
-
- private:
-  int saved_ = 0;  // 0: nothing to restore
 };
 
 }  // namespace ge::hal

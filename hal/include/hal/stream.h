@@ -6,7 +6,7 @@
 #include <functional>
 #include <memory>
 
-#include "hal/status.h"
+#include "ge_base/status.h"
 
 namespace ge::hal {
 
@@ -25,7 +25,5 @@ class Stream {
   // (then returns kTimeout and the work keeps running). Clears the sticky error.
   virtual Status Synchronize(std::chrono::milliseconds timeout = std::chrono::milliseconds::max()) = 0;
 };
-
-std::unique_ptr<Stream> CreateCpuStream();
 
 }  // namespace ge::hal

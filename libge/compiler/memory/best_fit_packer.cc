@@ -5,7 +5,7 @@
 #include <numeric>
 #include <random>
 
-#include "compiler/memory/memory_planner.h"
+#include "memory/memory_planner.h"
 
 namespace ge::memory {
 namespace {

@@ -1,12 +1,13 @@
 // The memory plan: symbols (tensors sharing memory), their lifetimes over
 // the execution order, and a segment and offset for each.
-#include "compiler/memory/memory_planner.h"
+#include "memory/memory_planner.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
-#include "compiler/streams/happens_before.h"
+#include "ge/plan/happens_before.h"
+#include "ge/ops/memory_alias.h"
 #include "ge/ops/op_registry.h"
 
 namespace ge::memory {
@@ -114,10 +115,8 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
         auto it = sym_of.find({src.node, src.index});
         return it == sym_of.end() ? -1 : it->second;
       };
-      if (def && i < def->memory.reference_outputs.size()) {
-        const int64_t cand = input_symbol(def->memory.reference_outputs[i]);
-        if (cand >= 0 && syms[cand].size == bytes) joined = cand;
-      }
+      // A reference output shares its input's memory (the alias rule).
+      if (const int k = AliasedInput(*n, i); k >= 0) joined = input_symbol(k);
       if (joined < 0 && options.inplace && def &&
           std::find(def->memory.inplace_outputs.begin(), def->memory.inplace_outputs.end(), static_cast<int>(i)) !=
               def->memory.inplace_outputs.end()) {

@@ -7,8 +7,8 @@
 // Nodes with control edges or side effects are left alone.
 #include <spdlog/spdlog.h>
 
-#include "compiler/passes/optimize_passes.h"
-#include "compiler/passes/optimize_util.h"
+#include "passes/optimize_passes.h"
+#include "passes/optimize_util.h"
 
 namespace ge {
 namespace {

@@ -19,11 +19,11 @@
 #include <map>
 #include <set>
 
-#include "compiler/passes/fusion_util.h"
-#include "compiler/passes/layout_passes.h"
-#include "compiler/passes/optimize_util.h"
+#include "passes/fusion_util.h"
+#include "passes/layout_passes.h"
+#include "passes/optimize_util.h"
 #include "hal/device.h"
-#include "ops/kernel_spec.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge {
 namespace {

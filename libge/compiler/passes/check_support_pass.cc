@@ -1,10 +1,10 @@
 // prepare: every node must be known to the op registry and runnable by the
 // backend. All failures are reported at once, one per node, so a user learns
 // everything that is missing from one run.
-#include "compiler/pass.h"
+#include "pass.h"
 #include "ge/ops/op_registry.h"
 #include "hal/device.h"
-#include "ops/kernel_spec.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge {
 namespace {

@@ -6,8 +6,8 @@
 // (Expand/Tile/ConstantOfShape of a big shape stay computed at run time).
 #include <spdlog/spdlog.h>
 
-#include "compiler/passes/optimize_passes.h"
-#include "compiler/passes/optimize_util.h"
+#include "passes/optimize_passes.h"
+#include "passes/optimize_util.h"
 
 namespace ge {
 namespace {
@@ -41,7 +41,7 @@ Status FoldConstants(Graph& g, const PassContext& ctx) {
     if (!Foldable(*n, limit)) continue;
     std::vector<const Tensor*> inputs;
     for (size_t i = 0; i < n->num_inputs(); ++i) inputs.push_back(opt::ConstInput(*n, i));
-    auto values = opt::EvaluateOnCpu(*n, inputs);
+    auto values = opt::EvaluateOnHost(*ctx.host, *n, inputs);
     if (!values.ok()) {
       // Not an error: the node simply stays to be computed at run time.
       spdlog::debug("constant_folding: {} not folded: {}", n->Label(), values.status().message());

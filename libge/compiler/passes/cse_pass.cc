@@ -13,8 +13,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "compiler/passes/optimize_passes.h"
-#include "compiler/passes/optimize_util.h"
+#include "passes/optimize_passes.h"
+#include "passes/optimize_util.h"
 
 namespace ge {
 namespace {

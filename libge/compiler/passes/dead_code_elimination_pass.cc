@@ -4,8 +4,8 @@
 // everything else is removed.
 #include <set>
 
-#include "compiler/passes/optimize_passes.h"
-#include "compiler/passes/optimize_util.h"
+#include "passes/optimize_passes.h"
+#include "passes/optimize_util.h"
 
 namespace ge {
 namespace {

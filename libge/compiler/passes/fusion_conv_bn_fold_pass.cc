@@ -5,9 +5,9 @@
 // Computed in double into new Const nodes (the old ones may be shared).
 #include <cmath>
 
-#include "compiler/passes/fusion_passes.h"
-#include "compiler/passes/fusion_util.h"
-#include "ops/kernel_spec.h"
+#include "passes/fusion_passes.h"
+#include "passes/fusion_util.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge {
 namespace {

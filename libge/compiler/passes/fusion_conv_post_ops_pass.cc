@@ -2,9 +2,9 @@
 // a same-shaped tensor and/or Relu / Clip (constant bounds) / Sigmoid becomes
 // one Conv with "fused_sum" (the residual as input 3, oneDNN's sum post-op)
 // and "activation" attributes: act(conv(x) + b + residual).
-#include "compiler/passes/fusion_passes.h"
-#include "compiler/passes/fusion_util.h"
-#include "ops/kernel_spec.h"
+#include "passes/fusion_passes.h"
+#include "passes/fusion_util.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge {
 namespace {

@@ -6,8 +6,8 @@
 // Every intermediate must have no other consumer.
 #include <cmath>
 
-#include "compiler/passes/fusion_passes.h"
-#include "compiler/passes/fusion_util.h"
+#include "passes/fusion_passes.h"
+#include "passes/fusion_util.h"
 
 namespace ge {
 namespace {

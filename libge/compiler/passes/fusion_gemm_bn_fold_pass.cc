@@ -2,9 +2,9 @@
 // result (channel = column n) folds into B and C:
 //   BN(alpha*A*B + beta*C) = alpha*A*(B*f) + ((beta*C - mean)*f + Bbn)
 // with f = scale/sqrt(var+eps) per column; the new Gemm has beta = 1.
-#include "compiler/passes/fusion_passes.h"
-#include "compiler/passes/fusion_util.h"
-#include "ops/kernel_spec.h"
+#include "passes/fusion_passes.h"
+#include "passes/fusion_util.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge {
 namespace {

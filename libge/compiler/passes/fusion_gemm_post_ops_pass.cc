@@ -1,9 +1,9 @@
 // fusion: gemm_post_ops. Gemm / MatMul / FusedMatMul followed by Relu, Clip
 // (constant bounds), Sigmoid or Gelu (erf) becomes the matrix product with an
 // "activation" attribute, run as a oneDNN eltwise post-op.
-#include "compiler/passes/fusion_passes.h"
-#include "compiler/passes/fusion_util.h"
-#include "ops/kernel_spec.h"
+#include "passes/fusion_passes.h"
+#include "passes/fusion_util.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge {
 namespace {

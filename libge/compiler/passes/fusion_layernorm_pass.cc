@@ -7,8 +7,8 @@
 // scalar epsilon, and constant gamma/beta over the last axis only.
 #include <algorithm>
 
-#include "compiler/passes/fusion_passes.h"
-#include "compiler/passes/fusion_util.h"
+#include "passes/fusion_passes.h"
+#include "passes/fusion_util.h"
 
 namespace ge {
 namespace {

@@ -4,9 +4,9 @@
 //   FusedMatMul(A, B, bias[N])      when A is N-D (BERT's [1,128,256] x [256,256])
 // so the bias is added inside the oneDNN matmul instead of by a second pass
 // over the result.
-#include "compiler/passes/fusion_passes.h"
-#include "compiler/passes/fusion_util.h"
-#include "ops/kernel_spec.h"
+#include "passes/fusion_passes.h"
+#include "passes/fusion_util.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge {
 namespace {

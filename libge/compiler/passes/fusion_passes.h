@@ -3,7 +3,7 @@
 // weights). All are switchable; docs/passes.md "## fusion" describes them.
 #pragma once
 
-#include "compiler/pass.h"
+#include "pass.h"
 
 namespace ge {
 

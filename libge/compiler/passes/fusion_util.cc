@@ -1,4 +1,4 @@
-#include "compiler/passes/fusion_util.h"
+#include "passes/fusion_util.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -6,7 +6,7 @@
 #include <set>
 
 #include "hal/device.h"
-#include "ops/kernel_spec.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge::fusion {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/pass.h"
+#include "pass.h"
 #include "ge/ir/graph.h"
 #include "ge/ir/tensor.h"
 #include "hal/kernel.h"

@@ -7,10 +7,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include "compiler/pass.h"
+#include "pass.h"
+#include "passes/optimize_util.h"
 #include "ge/ops/op_registry.h"
 #include "hal/device.h"
-#include "ops/kernel_spec.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge {
 namespace {
@@ -39,38 +40,13 @@ bool NeedsOnlyInputDescs(const Node& n) { return n.type() == "Shape" || n.type()
 
 // Runs the node's kernel on known inputs; leaves `values` untouched on failure
 // (the value simply stays unknown).
-void Evaluate(const Node& n, const hal::Device& device, ValueMap& values) {
-  hal::KernelSpec spec = BuildKernelSpec(n);
-  std::vector<const void*> in_ptrs(n.num_inputs(), nullptr);
-  std::vector<hal::DeviceBuffer> scratch;
-  for (size_t i = 0; i < n.num_inputs(); ++i) {
-    if (!n.HasInput(i)) continue;
-    const Tensor* v = Lookup(values, n, i);
-    if (v) {
-      in_ptrs[i] = v->data();
-    } else {
-      // Only Shape/Size get here: their data is never read, but give them memory.
-      auto b = hal::DeviceBuffer::Allocate(std::max<int64_t>(spec.inputs[i].Bytes(), 1));
-      if (!b.ok()) return;
-      in_ptrs[i] = b->data();
-      scratch.push_back(std::move(b).value());
-    }
-  }
-  spec.const_inputs = in_ptrs;
-  if (!device.kernels().Supports(spec).ok()) return;
-  auto kernel = device.kernels().Create(spec);
-  if (!kernel.ok()) return;
-  std::vector<hal::DeviceBuffer> outs;
-  std::vector<void*> out_ptrs;
-  for (const auto& o : spec.outputs) {
-    auto b = hal::DeviceBuffer::Allocate(std::max<size_t>(o.Bytes(), 1));
-    if (!b.ok()) return;
-    out_ptrs.push_back(b->data());
-    outs.push_back(std::move(b).value());
-  }
-  if (!(*kernel)->Run(in_ptrs.data(), out_ptrs.data()).ok()) return;
-  for (size_t i = 0; i < n.num_outputs(); ++i)
-    values[{&n, static_cast<int>(i)}] = Tensor(n.output_desc(i), out_ptrs[i], spec.outputs[i].Bytes());
+void Evaluate(const Node& n, hal::Device& host, ValueMap& values) {
+  std::vector<const Tensor*> inputs(n.num_inputs(), nullptr);
+  for (size_t i = 0; i < n.num_inputs(); ++i)
+    if (n.HasInput(i)) inputs[i] = Lookup(values, n, i);  // null: Shape/Size, whose data is never read
+  auto out = opt::EvaluateOnHost(host, n, inputs);
+  if (!out.ok()) return;
+  for (size_t i = 0; i < n.num_outputs(); ++i) values[{&n, static_cast<int>(i)}] = std::move((*out)[i]);
 }
 
 Status InferShapes(Graph& g, const PassContext& ctx) {
@@ -89,7 +65,7 @@ Status InferShapes(Graph& g, const PassContext& ctx) {
       all_known = Lookup(values, *n, i) != nullptr ||
                   (NeedsOnlyInputDescs(*n) && n->InputNode(i)->output_desc(n->InputSource(i).index).is_static());
     }
-    if (all_known) Evaluate(*n, *ctx.device, values);
+    if (all_known) Evaluate(*n, *ctx.host, values);
   }
   return Status::Ok();
 }

@@ -2,7 +2,7 @@
 // per tensor and insert TransData only where layouts meet.
 #pragma once
 
-#include "compiler/pass.h"
+#include "pass.h"
 
 namespace ge {
 

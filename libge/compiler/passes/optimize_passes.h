@@ -2,7 +2,7 @@
 // Each is switchable: the graph stays correct with any of them off.
 #pragma once
 
-#include "compiler/pass.h"
+#include "pass.h"
 
 namespace ge {
 

@@ -1,4 +1,4 @@
-#include "compiler/passes/optimize_util.h"
+#include "passes/optimize_util.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include "hal/device.h"
 #include "hal/memory.h"
-#include "ops/kernel_spec.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge::opt {
 
@@ -125,31 +125,32 @@ Status ReplaceWithConsts(Graph& g, Remover& remover, Node* n, std::vector<Tensor
   return Status::Ok();
 }
 
-Result<std::vector<Tensor>> EvaluateOnCpu(const Node& n, const std::vector<const Tensor*>& inputs) {
+Result<std::vector<Tensor>> EvaluateOnHost(hal::Device& host, const Node& n, const std::vector<const Tensor*>& inputs) {
   hal::KernelSpec spec = BuildKernelSpec(n);
   if (inputs.size() != spec.inputs.size())
-    return Internal("EvaluateOnCpu: " + n.Label() + " takes " + std::to_string(spec.inputs.size()) + " inputs");
+    return Internal("evaluate: " + n.Label() + " takes " + std::to_string(spec.inputs.size()) + " inputs");
   // Inputs are copied into aligned buffers: kernels may rely on the 64-byte
   // alignment the runtimes give them.
   std::vector<hal::DeviceBuffer> in_bufs;
   std::vector<const void*> in_ptrs(inputs.size(), nullptr);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i]) continue;
-    if (inputs[i]->size() != spec.inputs[i].Bytes())
-      return Internal("EvaluateOnCpu: " + n.Label() + " input " + std::to_string(i) + " size mismatch");
-    GE_ASSIGN_OR_RETURN(auto b, hal::DeviceBuffer::Allocate(std::max<size_t>(inputs[i]->size(), 1)));
-    if (inputs[i]->size()) std::memcpy(b.data(), inputs[i]->data(), inputs[i]->size());
+    if (!inputs[i] && !spec.inputs[i].present()) continue;
+    const size_t bytes = spec.inputs[i].Bytes();
+    if (inputs[i] && inputs[i]->size() != bytes)
+      return Internal("evaluate: " + n.Label() + " input " + std::to_string(i) + " size mismatch");
+    GE_ASSIGN_OR_RETURN(auto b, host.Allocate(std::max<size_t>(bytes, 1)));
+    if (inputs[i] && bytes) std::memcpy(b.data(), inputs[i]->data(), bytes);
     in_ptrs[i] = b.data();
     in_bufs.push_back(std::move(b));
   }
   spec.const_inputs = in_ptrs;
-  const hal::KernelRegistry& kernels = hal::CpuDevice().kernels();
+  const hal::KernelRegistry& kernels = host.kernels();
   GE_RETURN_IF_ERROR(kernels.Supports(spec));
   GE_ASSIGN_OR_RETURN(auto kernel, kernels.Create(spec));
   std::vector<hal::DeviceBuffer> out_bufs;
   std::vector<void*> out_ptrs;
   for (const auto& o : spec.outputs) {
-    GE_ASSIGN_OR_RETURN(auto b, hal::DeviceBuffer::Allocate(std::max<size_t>(o.Bytes(), 1)));
+    GE_ASSIGN_OR_RETURN(auto b, host.Allocate(std::max<size_t>(o.Bytes(), 1)));
     out_ptrs.push_back(b.data());
     out_bufs.push_back(std::move(b));
   }

@@ -6,8 +6,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "compiler/pass.h"
+#include "pass.h"
 #include "ge/ir/graph.h"
+
+namespace ge::hal {
+class Device;
+}
 
 namespace ge::opt {
 
@@ -72,9 +76,11 @@ Status ReplaceWithConsts(Graph& g, Remover& remover, Node* n, std::vector<Tensor
 // Whether output i of `n` feeds NetOutput.
 bool FeedsOutput(const Node& n);
 
-// Computes the node with the CPU kernels on the given input values (nullptr
-// for an absent optional input); the outputs take the node's output descs,
-// which must be static.
-Result<std::vector<Tensor>> EvaluateOnCpu(const Node& n, const std::vector<const Tensor*>& inputs);
+// Computes the node with the kernels of `host` (a device whose memory the
+// host reads) on the given input values; the outputs take the node's output
+// descs, which must be static. A null entry is an absent optional input, or,
+// for an input that is connected, one whose bytes the kernel never reads
+// (Shape, Size): it gets scratch memory.
+Result<std::vector<Tensor>> EvaluateOnHost(hal::Device& host, const Node& n, const std::vector<const Tensor*>& inputs);
 
 }  // namespace ge::opt

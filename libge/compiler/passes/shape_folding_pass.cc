@@ -4,8 +4,8 @@
 // reshape targets). Nothing fires on an unknown dimension.
 #include <algorithm>
 
-#include "compiler/passes/optimize_passes.h"
-#include "compiler/passes/optimize_util.h"
+#include "passes/optimize_passes.h"
+#include "passes/optimize_util.h"
 
 namespace ge {
 namespace {

@@ -1,26 +1,11 @@
-// Which nodes run a kernel, and the kernel-to-kernel dependencies through
-// the ones that do not.
+// The kernel-to-kernel dependencies through the nodes that run no kernel,
+// and the cost estimate the stream assigner balances.
 #include <algorithm>
 #include <map>
 
-#include "compiler/streams/streams.h"
-#include "ge/ops/op_registry.h"
-#include "ops/kernel_spec.h"
+#include "streams/streams.h"
 
 namespace ge::streams {
-
-bool RunsKernel(const Node& n) {
-  if (IsStructuralNode(n)) return false;
-  const OpDef* def = OpRegistry::Global().Find(n.type());
-  if (!def || n.num_outputs() == 0 || def->memory.reference_outputs.size() < n.num_outputs()) return true;
-  for (size_t i = 0; i < n.num_outputs(); ++i) {
-    const int k = def->memory.reference_outputs[i];
-    if (k < 0 || static_cast<size_t>(k) >= n.num_inputs() || !n.HasInput(k)) return true;
-    const Endpoint src = n.InputSource(k);
-    if (src.node->output_desc(src.index).Bytes() != n.output_desc(i).Bytes()) return true;
-  }
-  return false;
-}
 
 std::vector<std::vector<int32_t>> KernelDeps(const std::vector<Node*>& order, const std::vector<Node*>& kernels) {
   std::map<const Node*, int32_t> index;

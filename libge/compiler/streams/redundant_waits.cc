@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "compiler/streams/happens_before.h"
-#include "compiler/streams/streams.h"
+#include "ge/plan/happens_before.h"
+#include "streams/streams.h"
 
 namespace ge::streams {
 

@@ -20,7 +20,7 @@
 #include <map>
 #include <tuple>
 
-#include "compiler/streams/streams.h"
+#include "streams/streams.h"
 
 namespace ge::streams {
 namespace {

@@ -8,16 +8,10 @@
 #include <vector>
 
 #include "ge/ir/graph.h"
+#include "ge/ops/memory_alias.h"  // RunsKernel: which nodes get a task
 #include "ge/plan.h"
 
 namespace ge::streams {
-
-// True when `n` gets a kernel task: not Data/Const/NetOutput, and not a node
-// whose every output only references an input of the same size (Reshape,
-// Identity ...: the memory plan gives them the input's address). The memory
-// planner's reference rule makes the same decision from the same registry
-// facts, so the schedule and the plan agree without the plan existing yet.
-bool RunsKernel(const Node& n);
 
 // The kernel nodes a kernel node depends on: its data and control inputs,
 // looking through nodes that run no kernel (a Reshape between two convs).

@@ -1,9 +1,9 @@
-#include "compiler/tasks/task_builder.h"
+#include "tasks/task_builder.h"
 
 #include <map>
 
-#include "ge/ops/op_registry.h"
-#include "ops/kernel_spec.h"
+#include "ge/ops/memory_alias.h"
+#include "ge/ops/kernel_spec.h"
 
 namespace ge::tasks {
 namespace {
@@ -16,36 +16,34 @@ BufferIndex IndexBuffers(const MemoryPlan& plan) {
   return idx;
 }
 
-// Only reference outputs (Reshape, Identity ...) make a no-op: an in-place
-// op shares its input's symbol too, but it computes.
-bool AliasOnly(const Node& n, const BufferIndex& idx) {
-  const OpDef* def = OpRegistry::Global().Find(n.type());
-  if (!def || n.num_outputs() == 0 || def->memory.reference_outputs.size() < n.num_outputs()) return false;
+// A node that runs no kernel is correct only if the plan gave each output
+// its aliased input's memory: the planner applies the same rule, so a
+// difference is a bug, reported rather than compiled into a wrong model.
+Status CheckAliases(const Node& n, const BufferIndex& idx) {
   for (size_t i = 0; i < n.num_outputs(); ++i) {
-    const int k = def->memory.reference_outputs[i];
-    if (k < 0 || static_cast<size_t>(k) >= n.num_inputs() || !n.HasInput(k)) return false;
-    Endpoint src = n.InputSource(k);
+    const int k = AliasedInput(n, i);
+    if (k < 0) continue;
+    const Endpoint src = n.InputSource(k);
     auto in = idx.find({src.node->name(), src.index});
     auto out = idx.find({n.name(), static_cast<int32_t>(i)});
-    if (in == idx.end() || out == idx.end() || in->second->symbol != out->second->symbol) return false;
+    if (in == idx.end() || out == idx.end() || in->second->symbol != out->second->symbol)
+      return Internal("tasks: " + n.Label() + " output " + std::to_string(i) +
+                      " aliases its input but the memory plan gives it memory of its own");
   }
-  return true;
+  return Status::Ok();
 }
 
 }  // namespace
 
-bool IsAliasOnly(const Node& n, const MemoryPlan& plan) { return AliasOnly(n, IndexBuffers(plan)); }
-
 Result<std::vector<StreamTasks>> BuildTasks(const Graph& g, const MemoryPlan& plan) {
   std::map<std::string, Node*> by_name;
   for (Node* n : g.nodes()) by_name[n->name()] = n;
-  const BufferIndex idx = IndexBuffers(plan);
   StreamTasks stream;
   stream.stream = 0;
   for (const std::string& name : plan.order) {
     auto it = by_name.find(name);
     if (it == by_name.end()) return Internal("tasks: the plan orders unknown node " + name);
-    if (IsStructuralNode(*it->second) || AliasOnly(*it->second, idx)) continue;
+    if (!RunsKernel(*it->second)) continue;
     Task t;
     t.node = name;
     stream.tasks.push_back(std::move(t));
@@ -65,7 +63,7 @@ Result<std::vector<StreamTasks>> BuildTasks(const Graph& g, const MemoryPlan& pl
       auto it = by_name.find(t.node);
       if (it == by_name.end()) return Internal("tasks: the schedule names unknown node " + t.node);
       const Node& n = *it->second;
-      if (IsStructuralNode(n) || AliasOnly(n, idx))
+      if (!RunsKernel(n))
         return Internal("tasks: the schedule runs " + n.Label() + ", which computes nothing in the memory plan");
       ++scheduled[t.node];
       t.kernel = kernel++;
@@ -88,7 +86,8 @@ Result<std::vector<StreamTasks>> BuildTasks(const Graph& g, const MemoryPlan& pl
       }
     }
   for (Node* n : g.nodes()) {
-    const bool computes = !IsStructuralNode(*n) && !AliasOnly(*n, idx);
+    const bool computes = RunsKernel(*n);
+    if (!computes && !IsStructuralNode(*n)) GE_RETURN_IF_ERROR(CheckAliases(*n, idx));
     const int times = scheduled.count(n->name()) ? scheduled[n->name()] : 0;
     if (times != (computes ? 1 : 0))
       return Internal("tasks: the schedule runs " + n->Label() + " " + std::to_string(times) + " times");

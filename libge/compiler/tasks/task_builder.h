@@ -9,10 +9,6 @@
 
 namespace ge::tasks {
 
-// True when every output of `n` shares an input's memory in the plan, so
-// running it would copy a buffer onto itself (Reshape, Identity ...).
-bool IsAliasOnly(const Node& n, const MemoryPlan& plan);
-
 // One stream (stream 0): every compute node's kernel task in plan.order.
 Result<std::vector<StreamTasks>> BuildTasks(const Graph& g, const MemoryPlan& plan);
 

@@ -1,4 +1,4 @@
-#include "runtime/v1/run_loop.h"
+#include "v1/run_loop.h"
 
 namespace ge::v1 {
 

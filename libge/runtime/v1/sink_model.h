@@ -7,17 +7,18 @@
 #include <memory>
 #include <mutex>
 
+#include "common/instance_memory.h"
+#include "common/program.h"
 #include "ge/runtime.h"
 #include "hal/model.h"
-#include "runtime/v1/io_binding.h"
-#include "runtime/v1/run_loop.h"
-#include "runtime/v1/sink_program.h"
+#include "v1/run_loop.h"
 
 namespace ge::v1 {
 
 class SinkModel final : public SinkLoadedModel {
  public:
-  explicit SinkModel(std::shared_ptr<const SinkProgram> program) : p_(std::move(program)) {}
+  SinkModel(std::shared_ptr<const rt::Program> program, const SinkOptions& options)
+      : p_(std::move(program)), options_(options) {}
   ~SinkModel() override;
 
   // The per-instance phases (a fork runs only these).
@@ -26,7 +27,7 @@ class SinkModel final : public SinkLoadedModel {
   const std::vector<IoDesc>& inputs() const override { return p_->inputs; }
   const std::vector<IoDesc>& outputs() const override { return p_->outputs; }
   size_t device_bytes() const override { return p_->weights->size() + instance_bytes(); }
-  size_t instance_bytes() const override { return feature_map_.size() + input_io_.size() + output_io_.size(); }
+  size_t instance_bytes() const override { return mem_.bytes(); }
   size_t num_streams() const override { return p_->streams.size(); }
   size_t num_tasks() const override { return p_->num_tasks; }
 
@@ -42,33 +43,26 @@ class SinkModel final : public SinkLoadedModel {
   Result<std::unique_ptr<SinkLoadedModel>> Fork() const override;
   std::vector<TaskProfile> Profile() const override;
 
-  const ExecuteStats& last_stats() const { return io_.stats(); }
+  const rt::ExecuteStats& last_stats() const { return mem_.io().stats(); }
 
  private:
-  Status InitFeatureMapMem();
-  Status InitIoNodes();
+  Status InitMemory();
   Status InitModelStream();
   Status InitNodes();
   Status DistributeTask();
   Status LoadEnd();
-  void* Address(const TaskArg& a) const;
 
-  std::shared_ptr<const SinkProgram> p_;
-  hal::DeviceBuffer feature_map_;       // fixed feature map: addresses never change
-  hal::DeviceBuffer input_io_, output_io_;  // refreshable: IO copies for unaligned user buffers
-  std::vector<const void*> in_args_;    // every kernel's input pointers, flat
-  std::vector<void*> out_args_;
+  std::shared_ptr<const rt::Program> p_;
+  SinkOptions options_;
+  rt::InstanceMemory mem_;  // fixed feature map, refreshable IO, argument arrays
   std::vector<std::unique_ptr<hal::Kernel>> kernels_;
   hal::ModelDesc desc_;
   std::unique_ptr<hal::Model> hal_;
-  IoBinder io_;
-  std::vector<DataBuffer> in_scratch_;  // the pointer-only Execute's buffers, sized at load
-  std::vector<MutableBuffer> out_scratch_;
   std::mutex exec_mu_;  // one execute at a time (sync calls vs the run loop)
   std::unique_ptr<RunLoop> loop_;
 };
 
 // For tests and tools that want the execute statistics of a sink model.
-const ExecuteStats* SinkStats(const SinkLoadedModel& m);
+const rt::ExecuteStats* SinkStats(const SinkLoadedModel& m);
 
 }  // namespace ge::v1

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "hal/status.h"
+#include "ge_base/status.h"
 
 namespace ge::v2 {
 

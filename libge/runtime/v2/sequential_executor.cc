@@ -1,4 +1,4 @@
-#include "runtime/v2/execute_graph.h"
+#include "v2/execute_graph.h"
 
 namespace ge::v2 {
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "dump/bisect.h"
+#include "ge/tools/bisect.h"
 #include "ge/runtime.h"
 #include "tests/unit/dump/dump_test_graphs.h"
 
-namespace ge::dump::test {
+namespace ge::tools::test {
 namespace {
 
 NpyArray Array(const TensorDesc& desc, const std::vector<float>& v) {
@@ -138,4 +138,4 @@ TEST_F(BisectTest, AnExtraPassAfterAnUnknownPassIsAnError) {
 }
 
 }  // namespace
-}  // namespace ge::dump::test
+}  // namespace ge::tools::test

@@ -8,7 +8,7 @@
 
 #include "ge/ir/graph.h"
 
-namespace ge::dump::test {
+namespace ge::tools::test {
 
 // x(f32[2,3]) - c(f32[2,3]) -> relu -> NetOutput. Sub is not commutative, so
 // swapping its inputs changes the result.
@@ -30,4 +30,4 @@ inline std::unique_ptr<Graph> SubReluGraph() {
   return g;
 }
 
-}  // namespace ge::dump::test
+}  // namespace ge::tools::test

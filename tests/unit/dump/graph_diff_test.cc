@@ -1,10 +1,10 @@
 // diff and --track on snapshots of hand-edited graphs.
 #include <gtest/gtest.h>
 
-#include "dump/graph_diff.h"
+#include "ge/tools/graph_diff.h"
 #include "tests/unit/dump/dump_test_graphs.h"
 
-namespace ge::dump::test {
+namespace ge::tools::test {
 namespace {
 
 bool Contains(const std::vector<std::string>& v, const std::string& s) {
@@ -136,4 +136,4 @@ TEST(GraphDiff, TrackingAnUnknownNodeIsAnErrorNamingIt) {
 }
 
 }  // namespace
-}  // namespace ge::dump::test
+}  // namespace ge::tools::test

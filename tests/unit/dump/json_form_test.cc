@@ -12,7 +12,7 @@
 #include "ge/ir/text_form.h"
 #include "tests/unit/dump/dump_test_graphs.h"
 
-namespace ge::dump::test {
+namespace ge::tools::test {
 namespace {
 
 using nlohmann::json;
@@ -105,4 +105,4 @@ TEST(JsonForm, LargeTensorsAreDescribedNotCopied) {
 }
 
 }  // namespace
-}  // namespace ge::dump::test
+}  // namespace ge::tools::test

@@ -1,11 +1,11 @@
 // The memory plan's SVG and summary from a hand-built plan, and the dot form.
 #include <gtest/gtest.h>
 
-#include "dump/dot.h"
-#include "dump/memory_svg.h"
+#include "ge/tools/dot.h"
+#include "ge/tools/memory_svg.h"
 #include "tests/unit/dump/dump_test_graphs.h"
 
-namespace ge::dump::test {
+namespace ge::tools::test {
 namespace {
 
 size_t Count(const std::string& s, const std::string& what) {
@@ -104,4 +104,4 @@ TEST(Dot, NodesLabelledWithTypeAndNameEdgesWithShapes) {
 }
 
 }  // namespace
-}  // namespace ge::dump::test
+}  // namespace ge::tools::test

@@ -272,10 +272,10 @@ TEST(ConvKernel, FusedSumInPlace) {
   spec.inputs = {
       {DataType::kFloat32, {1, 8, 5, 5}}, {DataType::kFloat32, {8, 8, 3, 3}}, {}, {DataType::kFloat32, {1, 8, 5, 5}}};
   spec.outputs = {{DataType::kFloat32, {1, 8, 5, 5}}};
-  auto k = hal::CpuDevice().kernels().Create(spec);
+  auto k = Cpu().kernels().Create(spec);
   ASSERT_TRUE(k.ok()) << k.status().ToString();
-  auto xb = hal::DeviceBuffer::Allocate(x.size() * 4), wb = hal::DeviceBuffer::Allocate(w.size() * 4),
-       yb = hal::DeviceBuffer::Allocate(r.size() * 4);
+  auto xb = Cpu().Allocate(x.size() * 4), wb = Cpu().Allocate(w.size() * 4),
+       yb = Cpu().Allocate(r.size() * 4);
   ASSERT_TRUE(xb.ok() && wb.ok() && yb.ok());
   std::memcpy(xb->data(), x.data(), x.size() * 4);
   std::memcpy(wb->data(), w.data(), w.size() * 4);
@@ -330,12 +330,12 @@ hal::KernelSpec ConvSpec() {
   return s;
 }
 
-TEST(ConvKernel, SupportAcceptsPlainSpec) { EXPECT_TRUE(hal::CpuDevice().kernels().Supports(ConvSpec()).ok()); }
+TEST(ConvKernel, SupportAcceptsPlainSpec) { EXPECT_TRUE(Cpu().kernels().Supports(ConvSpec()).ok()); }
 
 TEST(ConvKernel, RejectsF16) {
   auto s = ConvSpec();
   s.inputs[0].dtype = DataType::kFloat16;
-  auto st = hal::CpuDevice().kernels().Supports(s);
+  auto st = Cpu().kernels().Supports(s);
   EXPECT_EQ(st.code(), StatusCode::kUnsupported) << st.ToString();
   EXPECT_NE(st.message().find("f16"), std::string::npos) << st.message();
 }
@@ -343,19 +343,19 @@ TEST(ConvKernel, RejectsF16) {
 TEST(ConvKernel, RejectsWrongOutputShape) {
   auto s = ConvSpec();
   s.outputs[0].dims = {1, 4, 8, 8};
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
 }
 
 TEST(ConvKernel, RejectsBadGroup) {
   auto s = ConvSpec();
   s.attrs.Set("group", int64_t{2});
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(s).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(s).ok());
 }
 
 TEST(ConvKernel, RejectsUnknownActivation) {
   auto s = ConvSpec();
   s.attrs.Set("activation", std::string("Swish"));
-  auto st = hal::CpuDevice().kernels().Supports(s);
+  auto st = Cpu().kernels().Supports(s);
   EXPECT_EQ(st.code(), StatusCode::kUnsupported);
   EXPECT_NE(st.message().find("Swish"), std::string::npos) << st.message();
 }
@@ -363,13 +363,13 @@ TEST(ConvKernel, RejectsUnknownActivation) {
 TEST(ConvKernel, RejectsFusedSumWithoutInput) {
   auto s = ConvSpec();
   s.attrs.Set("fused_sum", int64_t{1});
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(s).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(s).ok());
 }
 
 TEST(ConvKernel, RejectsBadAutoPad) {
   auto s = ConvSpec();
   s.attrs.Set("auto_pad", std::string("SAME"));
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(s).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(s).ok());
 }
 
 }  // namespace

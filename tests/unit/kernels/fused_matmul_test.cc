@@ -70,14 +70,14 @@ TEST(FusedMatMulKernel, RejectsABatchedBAndAWrongBias) {
   spec.name = "f";
   spec.inputs = {{DataType::kFloat32, {2, 3, 4}}, {DataType::kFloat32, {2, 4, 5}}, {DataType::kFloat32, {5}}};
   spec.outputs = {{DataType::kFloat32, {2, 3, 5}}};
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(spec).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());
   spec.inputs[1].dims = {4, 5};
-  EXPECT_TRUE(hal::CpuDevice().kernels().Supports(spec).ok());
+  EXPECT_TRUE(Cpu().kernels().Supports(spec).ok());
   spec.inputs[2].dims = {4};
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(spec).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());
   spec.inputs[2].dims = {5};
   spec.attrs.Set("activation", std::string("Tanh"));
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(spec).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());
 }
 
 TEST(MatMulGeluPostOp, GemmAndMatMulTakeGelu) {

@@ -13,6 +13,16 @@
 
 namespace ge::test {
 
+// The CPU backend, whose kernels these tests are about, from the registry.
+inline hal::Device& Cpu() {
+  static hal::Device* d = [] {
+    auto r = hal::GetDevice("cpu");
+    if (!r.ok()) ADD_FAILURE() << r.status().ToString();
+    return r.ok() ? *r : nullptr;
+  }();
+  return *d;
+}
+
 struct HostTensor {
   DataType dtype = DataType::kUndefined;
   std::vector<int64_t> dims;
@@ -59,13 +69,13 @@ inline Result<std::vector<HostTensor>> RunKernel(const std::string& op, const ha
   std::vector<hal::DeviceBuffer> in_bufs;
   for (const auto& t : inputs) {
     spec.inputs.push_back(t.info());
-    GE_ASSIGN_OR_RETURN(auto b, hal::DeviceBuffer::Allocate(std::max<size_t>(t.bytes.size(), 1)));
+    GE_ASSIGN_OR_RETURN(auto b, Cpu().Allocate(std::max<size_t>(t.bytes.size(), 1)));
     if (!t.bytes.empty()) std::memcpy(b.data(), t.bytes.data(), t.bytes.size());
     spec.const_inputs.push_back(t.is_const ? b.data() : nullptr);
     in_bufs.push_back(std::move(b));
   }
   spec.outputs = outputs;
-  const auto& reg = hal::CpuDevice().kernels();
+  const auto& reg = Cpu().kernels();
   GE_RETURN_IF_ERROR(reg.Supports(spec));
   GE_ASSIGN_OR_RETURN(auto kernel, reg.Create(spec));
   std::vector<const void*> in_ptrs;
@@ -73,7 +83,7 @@ inline Result<std::vector<HostTensor>> RunKernel(const std::string& op, const ha
   std::vector<hal::DeviceBuffer> out_bufs;
   std::vector<void*> out_ptrs;
   for (const auto& o : outputs) {
-    GE_ASSIGN_OR_RETURN(auto b, hal::DeviceBuffer::Allocate(std::max<size_t>(o.Bytes(), 1)));
+    GE_ASSIGN_OR_RETURN(auto b, Cpu().Allocate(std::max<size_t>(o.Bytes(), 1)));
     std::memset(b.data(), 0xCD, std::max<size_t>(o.Bytes(), 1));  // garbage, so unwritten outputs show
     out_ptrs.push_back(b.data());
     out_bufs.push_back(std::move(b));

@@ -205,36 +205,36 @@ hal::KernelSpec Spec(const std::string& op, dims a, dims b, dims y) {
 TEST(MatMulKernel, RejectsInt64) {
   auto s = Spec("MatMul", {2, 3}, {3, 2}, {2, 2});
   s.inputs[0].dtype = s.inputs[1].dtype = s.outputs[0].dtype = DataType::kInt64;
-  auto st = hal::CpuDevice().kernels().Supports(s);
+  auto st = Cpu().kernels().Supports(s);
   EXPECT_EQ(st.code(), StatusCode::kUnsupported) << st.ToString();
 }
 
 TEST(MatMulKernel, RejectsF16) {
   auto s = Spec("MatMul", {2, 3}, {3, 2}, {2, 2});
   s.inputs[1].dtype = DataType::kFloat16;
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kUnsupported);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
 }
 
 TEST(MatMulKernel, RejectsInnerMismatch) {
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(Spec("MatMul", {2, 3}, {4, 2}, {2, 2})).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(Spec("MatMul", {2, 3}, {4, 2}, {2, 2})).ok());
 }
 
 TEST(MatMulKernel, RejectsNonBroadcastableBatch) {
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(Spec("MatMul", {2, 2, 3}, {3, 3, 2}, {3, 2, 2})).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(Spec("MatMul", {2, 2, 3}, {3, 3, 2}, {3, 2, 2})).ok());
 }
 
 TEST(MatMulKernel, RejectsWrongOutput) {
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(Spec("MatMul", {2, 3}, {3, 2}, {2, 3})).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(Spec("MatMul", {2, 3}, {3, 2}, {2, 3})).ok());
 }
 
 TEST(GemmKernel, RejectsBadCBroadcast) {
   auto s = Spec("Gemm", {2, 3}, {3, 4}, {2, 4});
   s.inputs.push_back({DataType::kFloat32, {3}});
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(s).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(s).ok());
 }
 
 TEST(GemmKernel, RejectsNon2D) {
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(Spec("Gemm", {1, 2, 3}, {3, 4}, {2, 4})).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(Spec("Gemm", {1, 2, 3}, {3, 4}, {2, 4})).ok());
 }
 
 }  // namespace

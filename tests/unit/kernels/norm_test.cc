@@ -76,13 +76,13 @@ hal::KernelSpec BatchNormSpec() {
 }
 
 TEST(BatchNormKernel, SupportAcceptsInference) {
-  EXPECT_TRUE(hal::CpuDevice().kernels().Supports(BatchNormSpec()).ok());
+  EXPECT_TRUE(Cpu().kernels().Supports(BatchNormSpec()).ok());
 }
 
 TEST(BatchNormKernel, RejectsTrainingMode) {
   auto s = BatchNormSpec();
   s.attrs.Set("training_mode", int64_t{1});
-  auto st = hal::CpuDevice().kernels().Supports(s);
+  auto st = Cpu().kernels().Supports(s);
   EXPECT_EQ(st.code(), StatusCode::kUnsupported);
   EXPECT_NE(st.message().find("training_mode"), std::string::npos) << st.message();
 }
@@ -91,19 +91,19 @@ TEST(BatchNormKernel, RejectsExtraOutputs) {
   auto s = BatchNormSpec();
   s.outputs.push_back({DataType::kFloat32, {2}});
   s.outputs.push_back({DataType::kFloat32, {2}});
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kUnsupported);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
 }
 
 TEST(BatchNormKernel, RejectsF16) {
   auto s = BatchNormSpec();
   s.inputs[0].dtype = s.outputs[0].dtype = DataType::kFloat16;
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kUnsupported);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
 }
 
 TEST(BatchNormKernel, RejectsWrongParamSize) {
   auto s = BatchNormSpec();
   s.inputs[3].dims = {3};
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
 }
 
 TEST(LayerNormKernel, HandComputed) {
@@ -156,9 +156,9 @@ TEST(LayerNormKernel, RejectsStatOutputs) {
   s.name = "ln";
   s.inputs = {{DataType::kFloat32, {2, 4}}, {DataType::kFloat32, {4}}};
   s.outputs = {{DataType::kFloat32, {2, 4}}};
-  EXPECT_TRUE(hal::CpuDevice().kernels().Supports(s).ok());
+  EXPECT_TRUE(Cpu().kernels().Supports(s).ok());
   s.outputs.push_back({DataType::kFloat32, {2, 1}});
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kUnsupported);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
 }
 
 TEST(LayerNormKernel, RejectsScaleMismatch) {
@@ -167,7 +167,7 @@ TEST(LayerNormKernel, RejectsScaleMismatch) {
   s.name = "ln";
   s.inputs = {{DataType::kFloat32, {2, 4}}, {DataType::kFloat32, {3}}};
   s.outputs = {{DataType::kFloat32, {2, 4}}};
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
 }
 
 TEST(InstanceNormKernel, MatchesReference) {

@@ -187,7 +187,7 @@ TEST(AveragePoolKernel, RejectsIncludePadBeyondPads) {
   s.attrs = PoolAttrs({.x = {1, 1, 4, 4}, .k = {3, 3}, .s = {2, 2}, .ceil = true, .include_pad = true});
   s.inputs = {{DataType::kFloat32, {1, 1, 4, 4}}};
   s.outputs = {{DataType::kFloat32, {1, 1, 2, 2}}};
-  auto st = hal::CpuDevice().kernels().Supports(s);
+  auto st = Cpu().kernels().Supports(s);
   EXPECT_EQ(st.code(), StatusCode::kUnsupported) << st.ToString();
 }
 
@@ -234,12 +234,12 @@ hal::KernelSpec MaxPoolSpec() {
   return s;
 }
 
-TEST(MaxPoolKernel, SupportAcceptsPlainSpec) { EXPECT_TRUE(hal::CpuDevice().kernels().Supports(MaxPoolSpec()).ok()); }
+TEST(MaxPoolKernel, SupportAcceptsPlainSpec) { EXPECT_TRUE(Cpu().kernels().Supports(MaxPoolSpec()).ok()); }
 
 TEST(MaxPoolKernel, RejectsIndicesOutput) {
   auto s = MaxPoolSpec();
   s.outputs.push_back({DataType::kInt64, {1, 1, 3, 3}});
-  auto st = hal::CpuDevice().kernels().Supports(s);
+  auto st = Cpu().kernels().Supports(s);
   EXPECT_EQ(st.code(), StatusCode::kUnsupported);
   EXPECT_NE(st.message().find("Indices"), std::string::npos) << st.message();
 }
@@ -247,19 +247,19 @@ TEST(MaxPoolKernel, RejectsIndicesOutput) {
 TEST(MaxPoolKernel, RejectsF16) {
   auto s = MaxPoolSpec();
   s.inputs[0].dtype = s.outputs[0].dtype = DataType::kFloat16;
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kUnsupported);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
 }
 
 TEST(MaxPoolKernel, RejectsMissingKernelShape) {
   auto s = MaxPoolSpec();
   s.attrs = {};
-  EXPECT_FALSE(hal::CpuDevice().kernels().Supports(s).ok());
+  EXPECT_FALSE(Cpu().kernels().Supports(s).ok());
 }
 
 TEST(MaxPoolKernel, RejectsWrongOutputShape) {
   auto s = MaxPoolSpec();
   s.outputs[0].dims = {1, 1, 2, 2};
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -98,9 +98,9 @@ TEST(ShapeKernel, InPlaceCopyIsANoOp) {
   spec.name = "inplace";
   spec.inputs = {{DataType::kFloat32, {2, 2}}, {DataType::kInt64, {1}}};
   spec.outputs = {{DataType::kFloat32, {4}}};
-  auto k = hal::CpuDevice().kernels().Create(spec);
+  auto k = Cpu().kernels().Create(spec);
   ASSERT_TRUE(k.ok()) << k.status().ToString();
-  auto buf = hal::DeviceBuffer::Allocate(64);
+  auto buf = Cpu().Allocate(64);
   ASSERT_TRUE(buf.ok());
   float* p = static_cast<float*>(buf->data());
   for (int i = 0; i < 4; ++i) p[i] = static_cast<float>(i + 1);

@@ -126,11 +126,11 @@ TEST(SoftmaxKernel, RejectsAxisOutOfRange) {
   s.attrs.Set("axis", int64_t{3});
   s.inputs = {{DataType::kFloat32, {2, 3, 4}}};
   s.outputs = {{DataType::kFloat32, {2, 3, 4}}};
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
   s.attrs.Set("axis", int64_t{-4});
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
   s.attrs.Set("axis", int64_t{-3});
-  EXPECT_TRUE(hal::CpuDevice().kernels().Supports(s).ok());
+  EXPECT_TRUE(Cpu().kernels().Supports(s).ok());
 }
 
 TEST(SoftmaxKernel, RejectsF16) {
@@ -139,7 +139,7 @@ TEST(SoftmaxKernel, RejectsF16) {
   s.name = "sm";
   s.inputs = {{DataType::kFloat16, {2, 3}}};
   s.outputs = {{DataType::kFloat16, {2, 3}}};
-  EXPECT_EQ(hal::CpuDevice().kernels().Supports(s).code(), StatusCode::kUnsupported);
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
 }
 
 }  // namespace

@@ -203,9 +203,9 @@ TEST(UnaryKernel, RunsInPlace) {
   spec.name = "inplace";
   spec.inputs = {{DataType::kFloat32, {11}}};
   spec.outputs = spec.inputs;
-  auto k = hal::CpuDevice().kernels().Create(spec);
+  auto k = Cpu().kernels().Create(spec);
   ASSERT_TRUE(k.ok()) << k.status().ToString();
-  auto buf = hal::DeviceBuffer::Allocate(11 * sizeof(float));
+  auto buf = Cpu().Allocate(11 * sizeof(float));
   ASSERT_TRUE(buf.ok());
   float* p = static_cast<float*>(buf->data());
   for (int i = 0; i < 11; ++i) p[i] = static_cast<float>(i - 5);

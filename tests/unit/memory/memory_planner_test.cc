@@ -8,6 +8,7 @@
 
 #include "compiler/memory/memory_planner.h"
 #include "compiler/tasks/task_builder.h"
+#include "ge/ops/memory_alias.h"
 #include "ge/model.h"
 #include "ge/runtime.h"
 
@@ -264,8 +265,12 @@ TEST(Symbols, ReshapeAndIdentityShareTheirInputsMemory) {
   EXPECT_EQ(list[1].inputs[0].segment, Segment::kFeatureMap);
   EXPECT_EQ(list[1].inputs[0].offset, Buf(*p, "s").offset);
   EXPECT_EQ(list[1].outputs[0].segment, Segment::kOutput);
-  EXPECT_TRUE(tasks::IsAliasOnly(*r, *p));
-  EXPECT_FALSE(tasks::IsAliasOnly(*s, *p));
+  // The alias rule the planner and the task builder share.
+  EXPECT_FALSE(RunsKernel(*r));
+  EXPECT_FALSE(RunsKernel(*i));
+  EXPECT_TRUE(RunsKernel(*s));
+  EXPECT_EQ(AliasedInput(*r, 0), 0);
+  EXPECT_EQ(AliasedInput(*s, 0), -1);
 }
 
 TEST(Symbols, InPlaceOnlyOverADyingFeatureMapBuffer) {
@@ -417,16 +422,37 @@ TEST(MemoryIo, ReusedFeatureMapGivesTheSameResultsAsNoReuse) {
   EXPECT_EQ(results[1], results[3]);
 }
 
-TEST(MemoryIo, AnUnplannedModelIsPlannedAtLoad) {
+// The runtime never compiles (the layering of docs/architecture.md).
+TEST(MemoryIo, AnUnplannedModelIsRefusedAtLoad) {
   Model m;
+  m.name = "diamond";
   m.graph = Diamond();
   DescribeModelIo(m);
   auto l = LoadModel(m, RunMode::kV2);
-  ASSERT_TRUE(l.ok()) << l.status().ToString();
-  const std::vector<float> in = Ramp(0.f);
-  std::vector<float> y(16);
-  ASSERT_TRUE((*l)->Execute({in.data()}, {y.data()}).ok());
-  EXPECT_GT(y[0], 0.f);
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.status().message().find("model diamond has no memory plan"), std::string::npos) << l.status().ToString();
+}
+
+// A plan whose Reshape does not share its input's memory contradicts the
+// alias rule: the task builder refuses it instead of building a no-op that
+// would leave the output unwritten.
+TEST(Symbols, TasksRefuseAPlanThatBreaksTheAliasRule) {
+  G b;
+  Node* x = b.Data("x");
+  Node* s = b.Op("Sigmoid", "s", {x});
+  Node* shape = b.g->AddNode(op::kConst, "shape", 0, 1);
+  shape->SetAttr("value", Tensor::FromVector<int64_t>(DataType::kInt64, {2}, {1, 16}));
+  shape->output_desc(0) = TensorDesc(DataType::kInt64, {2});
+  Node* r = b.Op("Reshape", "r", {s, shape});
+  b.Out({b.Op("Sigmoid", "t", {r})});
+  auto p = PlanMemory(*b.g, NoInplace());
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  for (BufferPlan& buf : p->buffers)
+    if (buf.node == "r") buf.symbol = 999;
+  auto tasks = tasks::BuildTasks(*b.g, *p);
+  ASSERT_FALSE(tasks.ok());
+  EXPECT_NE(tasks.status().message().find("r (Reshape) output 0 aliases its input"), std::string::npos)
+      << tasks.status().ToString();
 }
 
 TEST(MemoryReport, OneLineWithPeakBoundNoReuseAndWeights) {

@@ -4,22 +4,15 @@
 // conv is involved or the channels do not fit, and the numbers stay the same.
 #include "compiler/passes/layout_passes.h"
 #include "pass_test_util.h"
+#include "tests/common/device_overlay.h"
 
 namespace ge::test {
 namespace {
 
-// The CPU device with its preferred layout overridden.
-class LayoutDevice final : public hal::Device {
- public:
-  explicit LayoutDevice(int32_t block) : caps_(hal::CpuDevice().capabilities()) { caps_.channel_block = block; }
-  const hal::Capabilities& capabilities() const override { return caps_; }
-  const hal::KernelRegistry& kernels() const override { return hal::CpuDevice().kernels(); }
-  std::unique_ptr<hal::Stream> CreateStream() override { return hal::CpuDevice().CreateStream(); }
-  std::unique_ptr<hal::Event> CreateEvent() override { return hal::CpuDevice().CreateEvent(); }
-
- private:
-  hal::Capabilities caps_;
-};
+// The CPU device with its preferred layout overridden, by name.
+std::string LayoutDevice(int32_t block) {
+  return RegisterOverlay("cpu_layout" + std::to_string(block), [block](DeviceOverlay& d) { d.caps().channel_block = block; });
+}
 
 Node* ConvOf(TinyGraph& t, Node* x, const std::string& name, int64_t c_in, int64_t c_out, int seed) {
   return t.Op("Conv", name,
@@ -30,10 +23,10 @@ Node* ConvOf(TinyGraph& t, Node* x, const std::string& name, int64_t c_in, int64
 
 class BlockedLayoutTest : public ::testing::TestWithParam<int32_t> {
  protected:
-  BlockedLayoutTest() : device_(GetParam()) {}
+  BlockedLayoutTest() : device_(LayoutDevice(GetParam())) {}
   Format Laid() const { return ChannelBlockedFormat(GetParam()); }
-  void Use(TinyGraph& t) { t.device = &device_; }
-  LayoutDevice device_;
+  void Use(TinyGraph& t) { t.device = device_; }
+  std::string device_;
 };
 
 TEST_P(BlockedLayoutTest, ConvChainStaysLaidOutWithOneTransDataAtTheOutput) {
@@ -119,9 +112,9 @@ TEST_P(BlockedLayoutTest, SameNumbersAsThePlainBuild) {
   Node* res = t.Op("Add", "res", {pool, t.Op("MaxPool", "mp", {cat}, {{"kernel_shape", std::vector<int64_t>{2, 2}}})});
   t.Output({t.Op("Flatten", "flat", {res}), cat});
   const std::vector<Floats> in = {Iota(16 * 36, 0.1f, -0.5f)};
-  auto laid = CompileAndRun(t.Clone(), in, {}, &device_);
+  auto laid = CompileAndRun(t.Clone(), in, {}, device_);
   ASSERT_TRUE(laid.ok()) << laid.status().ToString();
-  auto plain = CompileAndRun(t.Clone(), in, {"blocked_layout"}, &device_);
+  auto plain = CompileAndRun(t.Clone(), in, {"blocked_layout"}, device_);
   ASSERT_TRUE(plain.ok()) << plain.status().ToString();
   EXPECT_EQ(plain->counts["TransData"], 0);
   EXPECT_GE(laid->counts["TransData"], 1);
@@ -139,9 +132,8 @@ INSTANTIATE_TEST_SUITE_P(Layouts, BlockedLayoutTest, ::testing::Values(8, 16, ha
                          });
 
 TEST(BlockedLayout, ChannelsTheBlockDoesNotDivideStayPlain) {
-  LayoutDevice device(8);
   TinyGraph t;
-  t.device = &device;
+  t.device = LayoutDevice(8);
   Node* c1 = ConvOf(t, t.Data("x", F32({1, 12, 4, 4})), "c1", 12, 12, 0);
   Node* c2 = ConvOf(t, c1, "c2", 12, 12, 1);
   t.Output({c2});
@@ -151,9 +143,8 @@ TEST(BlockedLayout, ChannelsTheBlockDoesNotDivideStayPlain) {
 }
 
 TEST(BlockedLayout, PlainDeviceChangesNothing) {
-  LayoutDevice device(0);
   TinyGraph t;
-  t.device = &device;
+  t.device = LayoutDevice(0);
   Node* c1 = ConvOf(t, t.Data("x", F32({1, 16, 4, 4})), "c1", 16, 16, 0);
   t.Output({ConvOf(t, c1, "c2", 16, 16, 1)});
   ASSERT_TRUE(t.RunPass(BlockedLayoutPass()).ok());

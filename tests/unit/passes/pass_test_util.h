@@ -91,12 +91,16 @@ class TinyGraph {
   }
   std::unique_ptr<Graph> Clone() const { return g_->Clone(); }
   CompileOptions options;
-  hal::Device* device = nullptr;  // the passes' device; the CPU device when null
+  std::string device;  // the passes' device by registered name; the default device when empty
 
  private:
   PassContext Context() {
     PassContext ctx;
-    ctx.device = device ? device : &hal::CpuDevice();
+    auto d = hal::GetDevice(device);
+    EXPECT_TRUE(d.ok()) << d.status().ToString();
+    ctx.device = d.ok() ? *d : nullptr;
+    auto host = hal::GetHostDevice();
+    ctx.host = host.ok() ? *host : nullptr;
     ctx.options = &options;
     return ctx;
   }
@@ -120,7 +124,7 @@ struct RunResult {
 
 // Compile (verifier after each pass) → load v2 → one run with f32 inputs.
 inline Result<RunResult> CompileAndRun(std::unique_ptr<Graph> g, const std::vector<Floats>& inputs,
-                                       std::vector<std::string> disabled = {}, hal::Device* device = nullptr) {
+                                       std::vector<std::string> disabled = {}, const std::string& device = "") {
   CompileOptions co;
   co.device = device;
   co.model_name = "tiny";

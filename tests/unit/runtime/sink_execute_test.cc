@@ -18,7 +18,7 @@ struct Fixture {
     EXPECT_TRUE(m.ok()) << m.status().ToString();
     sink = std::move(m).value();
   }
-  const v1::ExecuteStats& stats() const { return *v1::SinkStats(*sink); }
+  const rt::ExecuteStats& stats() const { return *v1::SinkStats(*sink); }
   Model model;
   Buf x1, x2;
   std::unique_ptr<SinkLoadedModel> sink;

@@ -41,20 +41,26 @@ TEST(SinkLoad, EventIdsSizeTheEventTableAndAnUnrecordedWaitIsRefused) {
   EXPECT_NE(s.status().message().find("event 5"), std::string::npos) << s.status().ToString();
 }
 
-TEST(SinkLoad, AnUnplannedModelIsPlannedAtLoadAndRuns) {
+// The runtime never compiles: a model without a plan is refused by both
+// runtimes, naming what is missing and how to get it.
+TEST(SinkLoad, AnUnplannedModelIsRefusedNamingWhatIsMissing) {
   Model planned = CompileTiny(TwoInputGraph());
   Model bare;
   bare.name = "bare";
   bare.graph = planned.graph->Clone();
   DescribeModelIo(bare);
-  auto s = LoadSinkModel(bare);
-  ASSERT_TRUE(s.ok()) << s.status().ToString();
-  Buf a(256), b(256);
-  a.Fill(Values(64, 1.f));
-  b.Fill(Values(64, 2.f));
-  auto out = OutputsFor(**s);
-  ASSERT_TRUE((*s)->Execute({a.In(), b.In()}, Outs(out), {}).ok());
-  EXPECT_EQ(out[0].Bytes(), RunV2(planned, {&a, &b})[0]);
+  for (RunMode mode : {RunMode::kSink, RunMode::kV2}) {
+    auto s = LoadModel(bare, mode);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.status().message().find("model bare has no memory plan: compile it first"), std::string::npos)
+        << s.status().ToString();
+  }
+  // A plan without task lists is refused too.
+  bare.memory = planned.memory;
+  auto s = LoadModel(bare, RunMode::kV2);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("has no task lists"), std::string::npos) << s.status().ToString();
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
-// Timeouts: a deliberately slow kernel (registered in a copy of the CPU
-// registry the test passes at load, so the product's op set never sees it)
+// Timeouts: a deliberately slow kernel (in an overlay of the CPU device that
+// the test registers under its own name, so the product's op set never sees it)
 // makes an execute expire; the run is aborted, the call returns kTimeout and
 // the same model executes correctly afterwards.
 #include <atomic>
 #include <thread>
 
 #include "hal/device.h"
+#include "tests/common/device_overlay.h"
 #include "tests/unit/runtime/sink_test_util.h"
 
 namespace ge::test {
@@ -29,12 +30,13 @@ class SlowRelu final : public hal::Kernel {
   int64_t n_;
 };
 
-hal::KernelRegistry SlowRegistry() {
-  hal::KernelRegistry r = hal::CpuDevice().kernels();
-  r.Register("Relu", {}, [](const hal::KernelSpec& s) -> Result<std::unique_ptr<hal::Kernel>> {
-    return std::unique_ptr<hal::Kernel>(std::make_unique<SlowRelu>(s.outputs[0].NumElements()));
+// The CPU device with that Relu, by name.
+std::string SlowDevice() {
+  return RegisterOverlay("cpu_slow_relu", [](DeviceOverlay& d) {
+    d.registry().Register("Relu", {}, [](const hal::KernelSpec& s) -> Result<std::unique_ptr<hal::Kernel>> {
+      return std::unique_ptr<hal::Kernel>(std::make_unique<SlowRelu>(s.outputs[0].NumElements()));
+    });
   });
-  return r;
 }
 
 // x -> (Add c -> Relu) x 10 -> out: 10 slow tasks.
@@ -52,10 +54,9 @@ std::unique_ptr<Graph> ReluChain() {
 }
 
 TEST(SinkTimeout, ExpiryAbortsReturnsTimeoutAndTheModelRecovers) {
-  const hal::KernelRegistry slow = SlowRegistry();
   Model model = CompileTiny(ReluChain());
   SinkOptions so;
-  so.kernels = &slow;
+  so.device = SlowDevice();
   auto sink = LoadSinkModel(model, so);
   ASSERT_TRUE(sink.ok()) << sink.status().ToString();
   Buf x(64 * 4);
@@ -78,10 +79,9 @@ TEST(SinkTimeout, ExpiryAbortsReturnsTimeoutAndTheModelRecovers) {
 }
 
 TEST(SinkTimeout, DefaultTimeoutFromOptionsAppliesToAsyncToo) {
-  const hal::KernelRegistry slow = SlowRegistry();
   Model model = CompileTiny(ReluChain());
   SinkOptions so;
-  so.kernels = &slow;
+  so.device = SlowDevice();
   so.timeout = std::chrono::milliseconds(40);
   auto sink = LoadSinkModel(model, so);
   ASSERT_TRUE(sink.ok());
@@ -95,10 +95,9 @@ TEST(SinkTimeout, DefaultTimeoutFromOptionsAppliesToAsyncToo) {
 }
 
 TEST(SinkTimeout, AbortFromAnotherThreadStopsTheRun) {
-  const hal::KernelRegistry slow = SlowRegistry();
   Model model = CompileTiny(ReluChain());
   SinkOptions so;
-  so.kernels = &slow;
+  so.device = SlowDevice();
   auto sink = LoadSinkModel(model, so);
   ASSERT_TRUE(sink.ok());
   Buf x(64 * 4);

@@ -2,7 +2,7 @@
 // redundant-wait removal and happens-before.
 #include <gtest/gtest.h>
 
-#include "compiler/streams/happens_before.h"
+#include "ge/plan/happens_before.h"
 #include "compiler/streams/streams.h"
 #include "tests/unit/streams/graph_builder.h"
 

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "compiler/memory/memory_planner.h"
-#include "compiler/streams/happens_before.h"
+#include "ge/plan/happens_before.h"
 #include "compiler/streams/streams.h"
 #include "ge/om.h"
 #include "ge/runtime.h"

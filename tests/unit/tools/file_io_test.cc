@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "ge/file_io.h"
+#include "ge_base/file_io.h"
 
 namespace ge {
 namespace {

@@ -1,0 +1,15 @@
+// Writing files the way every tool must: to PATH.tmp, then rename, so a
+// failed or interrupted write never leaves a half-written file at PATH.
+#pragma once
+
+#include <string>
+
+#include "ge_base/status.h"
+
+namespace ge {
+
+// Writes bytes to path atomically; on failure nothing is left at path.tmp
+// and an existing file at path is untouched. Errors name the path.
+Status WriteFileAtomically(const std::string& path, const std::string& bytes);
+
+}  // namespace ge

@@ -1,0 +1,77 @@
+// The compiler: IR in, compiled Model out. Runs the pass pipeline of
+// DESIGN.md: prepare (shape inference with constant evaluation, support
+// and static-shape checks), optimize and fusion passes (each switchable),
+// then the planning stages.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ge/ir/graph.h"
+#include "ge/model.h"
+
+namespace ge {
+
+// A pass added to the pipeline from outside (tests: a deliberately broken
+// pass for ge-dump bisect). It is switchable like any optimisation pass.
+struct ExtraPass {
+  std::string after;  // name of the pass it runs after ("" = first)
+  std::string name;
+  std::function<Status(Graph&)> run;
+};
+
+struct CompileOptions {
+  std::string model_name;
+  std::string framework;      // "onnx" | "tensorflow"
+  std::string source_sha256;  // of the source file, stored in the .om
+  // Flags worth recording in the .om (key, value).
+  std::vector<std::pair<std::string, std::string>> recorded_options;
+  // Runs the verifier after every pass (tests, --log debug).
+  bool verify_each_pass = false;
+  // The HAL device that will run the model, by its registered name
+  // (hal::GetDevice): its kernels and capabilities decide support, layouts
+  // and streams, and the name is recorded in the Model (Model::target).
+  // Empty: the default device.
+  std::string device;
+  // Called after each pass with its name and the graph (ge-dump).
+  std::function<void(const std::string& pass, const Graph& g)> after_pass;
+  // Switchable passes to skip (--disable_pass, fusion switch file). An
+  // unknown or required name is an error.
+  std::vector<std::string> disabled_passes;
+  std::vector<ExtraPass> extra_passes;
+  // Memory planning: reuse feature-map memory between tensors whose
+  // lifetimes do not overlap (--buffer_optimize off: every tensor its own).
+  bool buffer_reuse = true;
+  int64_t memory_alignment = 64;
+  // Streams (--stream_num): independent branches run on up to this many
+  // streams, ordered by events (docs/streams.md). 1: one stream, no events.
+  // At most the backend's Capabilities::max_streams.
+  int32_t stream_num = 1;
+  // Constant folding never creates a constant larger than this.
+  int64_t fold_limit_bytes = 1 << 20;
+};
+
+Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options);
+
+struct PassInfo {
+  std::string name;
+  std::string stage;
+  bool required = false;  // cannot be switched off
+  bool fusion = false;    // may be named in a fusion switch file
+};
+// The passes Compile() runs, in order (extra passes not included).
+std::vector<PassInfo> ListPasses();
+std::vector<std::string> PassNames();
+
+// Reads an ATC-style fusion switch file and returns the fusion passes it
+// switches off. Accepted forms (values "on" / "off"; "ALL" sets the default
+// for the fusion passes not named):
+//   {"Switch": {"GraphFusion": {"conv_bn_fold": "off", "ALL": "on"}, "UBFusion": {...}}}
+//   {"conv_bn_fold": "off"}
+// Errors name the file and the entry (unknown pass, not a fusion pass, bad value).
+Result<std::vector<std::string>> ReadFusionSwitchFile(const std::string& path);
+
+}  // namespace ge

@@ -1,0 +1,190 @@
+#include "common/program.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include <spdlog/spdlog.h>
+
+#include "ge/ops/kernel_spec.h"
+
+namespace ge::rt {
+namespace {
+
+hal::ModelTask::Kind KindOf(Task::Kind k) {
+  switch (k) {
+    case Task::Kind::kEventRecord: return hal::ModelTask::Kind::kEventRecord;
+    case Task::Kind::kEventWait: return hal::ModelTask::Kind::kEventWait;
+    default: return hal::ModelTask::Kind::kKernel;
+  }
+}
+
+int64_t SegmentSize(const MemoryPlan& plan, Segment s) {
+  switch (s) {
+    case Segment::kWeights: return plan.weights_size;
+    case Segment::kFeatureMap: return plan.feature_map_size;
+    case Segment::kInput: return plan.input_size;
+    case Segment::kOutput: return plan.output_size;
+  }
+  return -1;
+}
+
+// A task's arguments must match its kernel's arity and lie inside their
+// segments: a kernel trusts both, so a bad model must stop here, not crash.
+Status CheckArgs(const Task& t, const hal::KernelSpec& spec, const MemoryPlan& plan) {
+  if (t.inputs.size() != spec.inputs.size() || t.outputs.size() != spec.outputs.size())
+    return Corrupt("task has " + std::to_string(t.inputs.size()) + " inputs / " + std::to_string(t.outputs.size()) +
+                   " outputs, the node " + std::to_string(spec.inputs.size()) + " / " + std::to_string(spec.outputs.size()));
+  auto inside = [&](const TaskArg& a, const hal::TensorInfo& info) -> Status {
+    if (a.offset < 0) return Status::Ok();
+    const int64_t size = SegmentSize(plan, a.segment);
+    if (size < 0) return Corrupt("argument in unknown segment " + std::to_string(static_cast<int>(a.segment)));
+    const int64_t bytes = info.present() ? static_cast<int64_t>(info.Bytes()) : 0;
+    if (a.offset > size || bytes > size - a.offset)
+      return Corrupt(std::string("argument [") + std::to_string(a.offset) + ", +" + std::to_string(bytes) +
+                     ") is outside its " + SegmentName(a.segment) + " segment of " + std::to_string(size) + " bytes");
+    return Status::Ok();
+  };
+  for (size_t i = 0; i < t.inputs.size(); ++i) GE_RETURN_IF_ERROR(inside(t.inputs[i], spec.inputs[i]));
+  for (size_t i = 0; i < t.outputs.size(); ++i) {
+    if (t.outputs[i].offset < 0) return Corrupt("output " + std::to_string(i) + " has no address");
+    if (t.outputs[i].segment == Segment::kWeights || t.outputs[i].segment == Segment::kInput)
+      return Corrupt("output " + std::to_string(i) + " writes the read-only " + SegmentName(t.outputs[i].segment) +
+                     " segment");
+    GE_RETURN_IF_ERROR(inside(t.outputs[i], spec.outputs[i]));
+  }
+  return Status::Ok();
+}
+
+// The plan, the task lists flattened per stream, event count = max event
+// id + 1, kernel specs (GE's InitRuntimeParams).
+Status InitRuntimeParams(const Model& model, Program& p) {
+  if (!model.graph) return Corrupt("model " + model.name + " has no graph");
+  // The runtime loads plans; it never makes one.
+  if (model.memory.empty())
+    return InvalidArgument("model " + model.name +
+                           " has no memory plan: compile it first (ge::Compile, or ge-atc for a .om)");
+  if (model.streams.empty())
+    return InvalidArgument("model " + model.name + " has no task lists: compile it first (ge::Compile, or ge-atc for a .om)");
+  p.name = model.name;
+  p.inputs = model.inputs;
+  p.outputs = model.outputs;
+  p.plan = model.memory;
+  if (p.plan.inputs.size() != p.inputs.size() || p.plan.outputs.size() != p.outputs.size())
+    return Corrupt("the memory plan has " + std::to_string(p.plan.inputs.size()) + " inputs / " +
+                   std::to_string(p.plan.outputs.size()) + " outputs, the model " + std::to_string(p.inputs.size()) +
+                   " / " + std::to_string(p.outputs.size()));
+  // Callers size their buffers by the IO descriptions: they must be what the plan binds.
+  for (size_t i = 0; i < p.inputs.size(); ++i)
+    if (p.plan.inputs[i].size != p.inputs[i].desc.Bytes())
+      return Corrupt("input " + std::to_string(i) + " (" + p.inputs[i].name + ") is described as " +
+                     p.inputs[i].desc.ToString() + " but the graph binds " + std::to_string(p.plan.inputs[i].size) + " bytes");
+  for (size_t i = 0; i < p.outputs.size(); ++i)
+    if (p.plan.outputs[i].size != p.outputs[i].desc.Bytes())
+      return Corrupt("output " + std::to_string(i) + " (" + p.outputs[i].name + ") is described as " +
+                     p.outputs[i].desc.ToString() + " but the graph binds " + std::to_string(p.plan.outputs[i].size) + " bytes");
+
+  std::map<std::string, const Node*> by_name;
+  for (const Node* n : model.graph->nodes()) by_name[n->name()] = n;
+  std::map<std::string, int32_t> step;
+  for (size_t i = 0; i < p.plan.order.size(); ++i) step[p.plan.order[i]] = static_cast<int32_t>(i);
+  for (const StreamTasks& st : model.streams) {
+    std::vector<ProgramTask> list;
+    list.reserve(st.tasks.size());
+    for (const Task& t : st.tasks) {
+      ProgramTask s;
+      s.kind = KindOf(t.kind);
+      if (s.kind != hal::ModelTask::Kind::kKernel) {
+        if (t.event < 0) return Corrupt("stream " + std::to_string(st.stream) + ": event task without an event id");
+        s.event = t.event;
+        p.num_events = std::max(p.num_events, t.event + 1);
+      } else {
+        auto it = by_name.find(t.node);
+        if (it == by_name.end()) return Corrupt("task for unknown node " + t.node);
+        s.kernel = static_cast<int32_t>(p.specs.size());
+        p.specs.push_back(BuildKernelSpec(*it->second));
+        GE_RETURN_IF_ERROR(CheckArgs(t, p.specs.back(), p.plan).Annotated("node " + it->second->Label()));
+        p.labels.push_back(it->second->Label());
+        auto at = step.find(t.node);
+        p.steps.push_back(at == step.end() ? -1 : at->second);
+        s.in_begin = static_cast<uint32_t>(p.in_args.size());
+        s.in_count = static_cast<uint32_t>(t.inputs.size());
+        s.out_begin = static_cast<uint32_t>(p.out_args.size());
+        s.out_count = static_cast<uint32_t>(t.outputs.size());
+        p.in_args.insert(p.in_args.end(), t.inputs.begin(), t.inputs.end());
+        p.out_args.insert(p.out_args.end(), t.outputs.begin(), t.outputs.end());
+      }
+      list.push_back(s);
+      ++p.num_tasks;
+    }
+    p.streams.push_back(std::move(list));
+  }
+  for (const IoBinding& b : p.plan.outputs)
+    if (b.copy && b.source.offset >= 0 &&
+        (b.source.offset > SegmentSize(p.plan, b.source.segment) ||
+         b.size > SegmentSize(p.plan, b.source.segment) - b.source.offset))
+      return Corrupt(std::string("an output is copied from outside its ") + SegmentName(b.source.segment) + " segment");
+  spdlog::debug("InitRuntimeParams: {} streams, {} tasks ({} kernels), {} events; weights {} B, feature map {} B, io {} + {} B",
+                p.streams.size(), p.num_tasks, p.specs.size(), p.num_events, p.plan.weights_size,
+                p.plan.feature_map_size, p.plan.input_size, p.plan.output_size);
+  return Status::Ok();
+}
+
+// The weights segment, every constant at its plan offset; kernels see their
+// constant inputs there (const_inputs) and may pre-pack them (GE's
+// InitWeightMem).
+Status InitWeightMem(const Model& model, Program& p) {
+  GE_ASSIGN_OR_RETURN(hal::DeviceBuffer w, p.device->Allocate(std::max<int64_t>(p.plan.weights_size, 1)));
+  std::map<std::string, const Node*> by_name;
+  for (const Node* n : model.graph->nodes()) by_name[n->name()] = n;
+  size_t copied = 0;
+  for (const BufferPlan& b : p.plan.buffers) {
+    if (b.segment != Segment::kWeights) continue;
+    auto it = by_name.find(b.node);
+    if (it == by_name.end() || it->second->type() != op::kConst) continue;  // a Reshape of a constant shares it
+    const Tensor* t = it->second->GetTensor("value");
+    if (!t || static_cast<int64_t>(t->size()) != b.size || b.offset < 0 || b.offset > p.plan.weights_size ||
+        b.size > p.plan.weights_size - b.offset)
+      return Corrupt("constant " + b.node + " does not match its plan");
+    if (t->size()) std::memcpy(static_cast<uint8_t*>(w.data()) + b.offset, t->data(), t->size());
+    copied += t->size();
+  }
+  p.weights = std::make_shared<const hal::DeviceBuffer>(std::move(w));
+  size_t k = 0;
+  for (const auto& stream : p.streams)
+    for (const ProgramTask& t : stream) {
+      if (t.kind != hal::ModelTask::Kind::kKernel) continue;
+      hal::KernelSpec& spec = p.specs[k++];
+      spec.const_inputs.clear();
+      for (uint32_t a = 0; a < t.in_count; ++a) {
+        const TaskArg& arg = p.in_args[t.in_begin + a];
+        const bool constant = arg.offset >= 0 && arg.segment == Segment::kWeights;
+        spec.const_inputs.push_back(constant ? p.WeightAddress(arg.offset) : nullptr);
+      }
+    }
+  spdlog::debug("InitWeightMem: {} B of constants into a {} B weights segment", copied, p.plan.weights_size);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<hal::Device*> ResolveDevice(const Model& model, const std::string& requested) {
+  const std::string& name = requested.empty() ? model.target : requested;
+  auto d = hal::GetDevice(name);
+  if (!d.ok() && requested.empty() && !name.empty())
+    return d.status().Annotated("model " + model.name + " was compiled for device '" + name + "'");
+  return d;
+}
+
+Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device) {
+  auto p = std::make_shared<Program>();
+  p->device = &device;
+  GE_RETURN_IF_ERROR(InitRuntimeParams(model, *p));
+  GE_RETURN_IF_ERROR(InitWeightMem(model, *p));
+  // Only the segment sizes and IO bindings are needed from here on.
+  p->plan.buffers = {};
+  p->plan.order = {};
+  return std::shared_ptr<const Program>(std::move(p));
+}
+
+}  // namespace ge::rt

@@ -1,0 +1,55 @@
+// What every instance of a loaded model shares, whichever runtime runs it,
+// built once at load: the device, the plan's segment sizes and IO bindings,
+// the weights segment (every constant copied in once), the flattened task
+// lists with their (segment, offset) arguments checked against the graph,
+// and one kernel spec per kernel task. Immutable once built; sink forks and
+// v2 hold it by shared_ptr.
+//
+// The runtime never compiles: a model without a memory plan or task lists
+// is refused here, naming what is missing.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/model.h"
+#include "hal/device.h"
+
+namespace ge::rt {
+
+struct ProgramTask {
+  hal::ModelTask::Kind kind = hal::ModelTask::Kind::kKernel;
+  int32_t event = -1;
+  int32_t kernel = -1;                    // index into Program::specs / labels / steps
+  uint32_t in_begin = 0, in_count = 0;    // into Program::in_args
+  uint32_t out_begin = 0, out_count = 0;  // into Program::out_args
+};
+
+struct Program {
+  std::string name;
+  std::vector<IoDesc> inputs, outputs;
+  MemoryPlan plan;  // segment sizes and IO bindings (buffers and order dropped after load)
+  std::vector<std::vector<ProgramTask>> streams;
+  std::vector<TaskArg> in_args, out_args;
+  std::vector<hal::KernelSpec> specs;  // const_inputs point into `weights`
+  std::vector<std::string> labels;     // "name (Type)" per kernel
+  std::vector<int32_t> steps;          // per kernel: its node's step in the plan's order
+  int32_t num_events = 0;
+  size_t num_tasks = 0;
+  hal::Device* device = nullptr;
+  std::shared_ptr<const hal::DeviceBuffer> weights;
+
+  void* WeightAddress(int64_t offset) const { return static_cast<uint8_t*>(weights->data()) + offset; }
+};
+
+// The device a model runs on: `requested` (--device) when given, else the
+// model's target, else the default device.
+Result<hal::Device*> ResolveDevice(const Model& model, const std::string& requested);
+
+// Checks the plan and the task lists against the graph (arities, segment
+// ranges, IO sizes, event ids), copies the weights to the device once, and
+// builds the kernel specs with their constant inputs in place.
+Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device);
+
+}  // namespace ge::rt

@@ -1,0 +1,151 @@
+// Runtimes: a loaded model that executes.
+//  - v2 lowers the graph to an ExecuteGraph (Init / Main / DeInit) run by a
+//    sequential executor (libge/runtime/v2);
+//  - sink (v1, GE's DavinciModel) prepares everything at load and hands each
+//    stream's task list to the HAL as one model; an execute refreshes the
+//    addresses that changed and triggers the whole model with one call
+//    (libge/runtime/v1, docs/runtime-sink.md).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ge/model.h"
+
+namespace ge {
+
+class LoadedModel {
+ public:
+  virtual ~LoadedModel() = default;
+  virtual const std::vector<IoDesc>& inputs() const = 0;
+  virtual const std::vector<IoDesc>& outputs() const = 0;
+  // inputs[i] holds inputs()[i].desc.Bytes() bytes, outputs[j] has room for
+  // outputs()[j].desc.Bytes(); both owned by the caller. Not reentrant: one
+  // Execute at a time per loaded model.
+  virtual Status Execute(const std::vector<const void*>& inputs, const std::vector<void*>& outputs) = 0;
+  // Bytes of device memory the model holds (weights + feature map).
+  virtual size_t device_bytes() const = 0;
+};
+
+enum class RunMode { kV2, kSink };
+
+struct LoadOptions {
+  RunMode mode = RunMode::kV2;
+  // The HAL device to run on, by registered name (ge-run --device); empty:
+  // the device the model was compiled for (Model::target).
+  std::string device;
+};
+
+// Loads a compiled model (memory plan and task lists included: the runtime
+// never compiles, and a model without them is an error naming what is
+// missing); the model may be destroyed afterwards.
+Result<std::unique_ptr<LoadedModel>> LoadModel(const Model& model, const LoadOptions& options);
+inline Result<std::unique_ptr<LoadedModel>> LoadModel(const Model& model, RunMode mode) {
+  return LoadModel(model, LoadOptions{mode, ""});
+}
+
+// ------------------------------------------------------------------ sink (v1)
+
+// A user buffer and its size in bytes.
+struct DataBuffer {
+  const void* data = nullptr;
+  size_t size = 0;
+};
+struct MutableBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+struct SinkOptions {
+  // Default timeout of every execute (0: none). On expiry the run is aborted,
+  // the call returns kTimeout and the model stays usable.
+  std::chrono::milliseconds timeout{0};
+  // Per-task timing of every run, for Profile() (allocated at load).
+  bool profile = false;
+  // Capacity of the run-loop / ExecuteAsync queue; Submit blocks when full.
+  size_t queue_depth = 16;
+  // The HAL device to run on, by registered name; empty: the device the
+  // model was compiled for (Model::target).
+  std::string device;
+};
+
+// One task of the last profiled run, for a Chrome trace.
+struct TaskProfile {
+  int32_t stream = 0;
+  std::string name;    // node name, or "record event 3" / "wait event 3"
+  std::string kernel;  // op type of the kernel, "event" for event tasks
+  int32_t event = -1;
+  int64_t begin_ns = 0, end_ns = 0;  // steady clock; 0/0: did not run
+};
+
+using ExecuteCallback = std::function<void(Status)>;
+
+// A model loaded in sink mode (GE's DavinciModel).
+class SinkLoadedModel : public LoadedModel {
+ public:
+  // Zero copy: a buffer that is 64-byte aligned is bound directly (its
+  // address patched into the tasks that read or write it); any other buffer
+  // goes through the model's own IO memory with a copy. A buffer smaller than
+  // its tensor is an InvalidArgument. Addresses equal to the previous call's
+  // are not refreshed at all (frozen). `timeout` 0: the model's default.
+  virtual Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<MutableBuffer>& outputs,
+                         std::chrono::milliseconds timeout) = 0;
+  using LoadedModel::Execute;
+  // Queued on the model thread (the run loop); the buffers must stay valid
+  // until the result is delivered. The callback runs on the model thread;
+  // the future form allocates its shared state, the callback form nothing
+  // beyond the queue slot prepared at load (callbacks up to 16 bytes of
+  // captures are stored inline by std::function).
+  virtual std::future<Status> ExecuteAsync(const std::vector<DataBuffer>& inputs,
+                                           const std::vector<MutableBuffer>& outputs) = 0;
+  virtual void ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<MutableBuffer>& outputs,
+                            ExecuteCallback done) = 0;
+  // Blocks until everything queued has been delivered.
+  virtual void Drain() = 0;
+  // Stops the run in flight (from any thread); it returns kAborted.
+  virtual void Abort() = 0;
+  // A new instance sharing this model's weights (GE's ForkGraph) with its own
+  // feature map, IO memory, kernels and streams: forks run concurrently.
+  virtual Result<std::unique_ptr<SinkLoadedModel>> Fork() const = 0;
+  // Tasks of the last run with their times (SinkOptions::profile).
+  virtual std::vector<TaskProfile> Profile() const = 0;
+  virtual size_t num_streams() const = 0;
+  virtual size_t num_tasks() const = 0;
+  // Bytes this instance owns (feature map, IO copies), without shared weights.
+  virtual size_t instance_bytes() const = 0;
+};
+
+Result<std::unique_ptr<SinkLoadedModel>> LoadSinkModel(const Model& model, const SinkOptions& options = {});
+
+// A registry of loaded sink models by id (GE's ModelManager). Thread-safe;
+// it takes locks at load, unload and lookup only, never inside an execute.
+class ModelManager {
+ public:
+  static ModelManager& Global();
+  Result<uint32_t> Load(const Model& model, const SinkOptions& options = {});
+  // A fork of a loaded model, registered under a new id.
+  Result<uint32_t> Fork(uint32_t id);
+  Status Unload(uint32_t id);
+  // The model stays alive while the caller holds it, even if unloaded meanwhile.
+  Result<std::shared_ptr<SinkLoadedModel>> Get(uint32_t id) const;
+  size_t size() const;
+
+ private:
+  mutable std::mutex mu_;
+  uint32_t next_id_ = 1;
+  std::map<uint32_t, std::shared_ptr<SinkLoadedModel>> models_;
+};
+
+// A Chrome trace (chrome://tracing, Perfetto) of profiled tasks: one lane per
+// stream, one slice per task, event waits as slices with flow arrows from
+// their records. `runs` holds one Profile() per run.
+std::string ChromeTraceJson(const std::vector<std::vector<TaskProfile>>& runs, const std::string& model_name);
+
+}  // namespace ge

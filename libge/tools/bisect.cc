@@ -1,0 +1,171 @@
+#include "ge/tools/bisect.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ge/tools/compare.h"
+#include "ge/runtime.h"
+
+namespace ge::tools {
+
+Result<std::vector<std::string>> SwitchablePasses(const CompileOptions& base) {
+  struct Entry {
+    std::string name;
+    bool switchable;
+  };
+  std::vector<Entry> order;
+  for (const PassInfo& p : ListPasses()) order.push_back({p.name, !p.required});
+  // Same placement as Compile(): each extra pass right after the one it
+  // names, in the order given (so a later one may follow an earlier one).
+  for (const ExtraPass& e : base.extra_passes) {
+    if (e.after.empty()) {
+      order.insert(order.begin(), {e.name, true});
+      continue;
+    }
+    auto it = std::find_if(order.begin(), order.end(), [&](const Entry& x) { return x.name == e.after; });
+    if (it == order.end()) return InvalidArgument("no pass named '" + e.after + "' to insert '" + e.name + "' after");
+    order.insert(it + 1, {e.name, true});
+  }
+  std::vector<std::string> out;
+  for (const Entry& x : order)
+    if (x.switchable && std::find(base.disabled_passes.begin(), base.disabled_passes.end(), x.name) ==
+                            base.disabled_passes.end())
+      out.push_back(x.name);
+  return out;
+}
+
+Result<BisectStep> CompileRunCompare(const CompileFn& compile, const CompileOptions& options, const BisectData& data) {
+  BisectStep step;
+  auto model = compile(options);
+  if (!model.ok()) {
+    step.detail = "compile failed: " + model.status().message();
+    return step;
+  }
+  const Model& m = *model;
+  if (m.inputs.size() != data.inputs.size())
+    return InvalidArgument("--input: the model takes " + std::to_string(m.inputs.size()) + " inputs, " +
+                           std::to_string(data.inputs.size()) + " given");
+  if (m.outputs.size() != data.goldens.size())
+    return InvalidArgument("--golden: the model has " + std::to_string(m.outputs.size()) + " outputs, " +
+                           std::to_string(data.goldens.size()) + " given");
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if (m.inputs[i].desc.dtype != data.inputs[i].desc.dtype || m.inputs[i].desc.dims != data.inputs[i].desc.dims)
+      return InvalidArgument("--input " + std::to_string(i) + " is " + data.inputs[i].desc.ToString() + ", input " +
+                             std::to_string(i) + " (" + m.inputs[i].name + ") of the model is " +
+                             m.inputs[i].desc.ToString());
+  auto loaded = LoadModel(m, RunMode::kV2);
+  if (!loaded.ok()) {
+    step.detail = "load failed: " + loaded.status().message();
+    return step;
+  }
+  std::vector<const void*> in;
+  for (const NpyArray& a : data.inputs) in.push_back(a.bytes.data());
+  std::vector<std::vector<uint8_t>> out_data;
+  std::vector<void*> out;
+  for (const IoDesc& io : (*loaded)->outputs()) {
+    out_data.emplace_back(static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)));
+    out.push_back(out_data.back().data());
+  }
+  if (Status s = (*loaded)->Execute(in, out); !s.ok()) {
+    step.detail = "run failed: " + s.message();
+    return step;
+  }
+  step.match = true;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const IoDesc& io = (*loaded)->outputs()[i];
+    CompareResult r = CompareTensors(io.desc, out[i], data.goldens[i]);
+    char buf[160];
+    std::snprintf(buf, sizeof(buf), "output %zu (%s): max abs diff %.3g, cosine %.7f%s", i, io.name.c_str(),
+                  r.max_abs_diff, r.cosine, r.pass ? "" : " FAIL");
+    step.detail += (step.detail.empty() ? "" : "; ") + std::string(buf) + (r.pass ? "" : " - " + r.reason);
+    step.match &= r.pass;
+  }
+  return step;
+}
+
+Result<BisectResult> Bisect(const CompileFn& compile, const CompileOptions& base, const BisectData& data,
+                            const std::function<void(const BisectStep&)>& progress) {
+  BisectResult result;
+  GE_ASSIGN_OR_RETURN(result.candidates, SwitchablePasses(base));
+  const std::vector<std::string>& passes = result.candidates;
+  const size_t n = passes.size();
+  auto try_prefix = [&](size_t k) -> Result<bool> {
+    CompileOptions o = base;
+    for (size_t i = k; i < n; ++i) o.disabled_passes.push_back(passes[i]);
+    GE_ASSIGN_OR_RETURN(BisectStep s, CompileRunCompare(compile, o, data));
+    s.step = static_cast<int>(result.steps.size()) + 1;
+    s.prefix = k;
+    s.last_on = k == 0 ? "" : passes[k - 1];
+    result.steps.push_back(s);
+    if (progress) progress(s);
+    return s.match;
+  };
+  // Everything on first: the common "it is fine" answer costs one step.
+  GE_ASSIGN_OR_RETURN(bool all_on, try_prefix(n));
+  if (all_on) {
+    result.outcome = BisectResult::Outcome::kAllMatch;
+    return result;
+  }
+  if (n == 0) {
+    result.outcome = BisectResult::Outcome::kBaselineFails;
+    return result;
+  }
+  GE_ASSIGN_OR_RETURN(bool none_on, try_prefix(0));
+  if (!none_on) {
+    result.outcome = BisectResult::Outcome::kBaselineFails;
+    return result;
+  }
+  size_t good = 0, bad = n;  // prefix `good` matches, prefix `bad` does not
+  while (bad - good > 1) {
+    const size_t mid = good + (bad - good) / 2;
+    GE_ASSIGN_OR_RETURN(bool ok, try_prefix(mid));
+    (ok ? good : bad) = mid;
+  }
+  result.outcome = BisectResult::Outcome::kFound;
+  result.culprit = passes[bad - 1];
+  return result;
+}
+
+namespace {
+
+Status NegateFirstFloatConst(Graph& g) {
+  GE_ASSIGN_OR_RETURN(std::vector<Node*> order, g.TopologicalOrder());
+  for (Node* n : order) {
+    if (n->type() != op::kConst) continue;
+    const Tensor* t = n->GetTensor("value");
+    if (!t || t->desc().dtype != DataType::kFloat32 || t->desc().NumElements() < 2) continue;
+    std::vector<float> v(t->as<float>(), t->as<float>() + t->desc().NumElements());
+    for (float& x : v) x = -x;
+    n->SetAttr("value", Tensor(t->desc(), v.data(), v.size() * sizeof(float)));
+    return Status::Ok();
+  }
+  return NotFound("broken_negate_const: the graph has no float Const with two or more elements");
+}
+
+Status SwapFirstSub(Graph& g) {
+  GE_ASSIGN_OR_RETURN(std::vector<Node*> order, g.TopologicalOrder());
+  for (Node* n : order) {
+    if (n->type() != "Sub" || n->num_inputs() != 2 || !n->HasInput(0) || !n->HasInput(1)) continue;
+    const Endpoint a = n->InputSource(0), b = n->InputSource(1);
+    g.RemoveInputEdge(n, 0);
+    g.RemoveInputEdge(n, 1);
+    GE_RETURN_IF_ERROR(g.AddEdge(b.node, b.index, n, 0));
+    GE_RETURN_IF_ERROR(g.AddEdge(a.node, a.index, n, 1));
+    return Status::Ok();
+  }
+  return NotFound("broken_swap_sub: the graph has no Sub with two inputs");
+}
+
+}  // namespace
+
+Result<ExtraPass> MakeBrokenPass(const std::string& kind, const std::string& after) {
+  ExtraPass p;
+  p.after = after;
+  p.name = "broken_" + kind;
+  if (kind == "negate_const") p.run = NegateFirstFloatConst;
+  else if (kind == "swap_sub") p.run = SwapFirstSub;
+  else return InvalidArgument("unknown broken pass kind '" + kind + "' (negate_const, swap_sub)");
+  return p;
+}
+
+}  // namespace ge::tools
