@@ -19,6 +19,7 @@
 #include "ge/tools/npy.h"
 #include "ge/om.h"
 #include "ge/runtime.h"
+#include "hal/device.h"
 
 namespace {
 
@@ -73,6 +74,28 @@ struct AlignedBytes {
   uint8_t* data;
 };
 
+std::string DeviceList() {
+  std::string s;
+  for (const std::string& n : ge::hal::DeviceNames()) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// --device NAME|INDEX -> the registry name ("" = the .om's target). Index 0
+// is the target itself (msame and ais_bench pass --device 0); there is one
+// device of each kind on this machine.
+ge::Result<std::string> DeviceName(const std::string& flag, const ge::Model& m) {
+  if (flag.empty()) return std::string();
+  if (std::all_of(flag.begin(), flag.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    if (flag.size() > 9 || std::stol(flag) != 0)
+      return ge::InvalidArgument("--device " + flag + ": no such device index (0 is the only " +
+                                 (m.target.empty() ? std::string("default") : m.target) + " device here)");
+    return std::string();
+  }
+  auto d = ge::hal::GetDevice(flag);
+  if (!d.ok()) return d.status().Annotated("--device");
+  return flag;
+}
+
 std::string SafeFileName(const std::string& name) {
   std::string s;
   for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
@@ -83,7 +106,7 @@ std::string SafeFileName(const std::string& name) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "ge-run: load a .om written by ge-atc and execute it on the CPU backend.\n\n"
+      "ge-run: load a .om written by ge-atc and execute it on a device (the CPU backend here).\n\n"
       "  ge-run --model m.om --input x.npy --compare y.npy            # run once, check against golden\n"
       "  ge-run --model m.om --input random --loop 100 --warmup 10     # benchmark\n"
       "  ge-run --model m.om --mode sink --run_loop 256                # serving throughput\n"
@@ -101,8 +124,11 @@ int main(int argc, char** argv) {
   bool json = false, async = false;
   int64_t timeout_ms = 0;
   int run_loop = 0;
-  std::string profile;
+  std::string profile, device;
   app.add_option("--model", model, "The .om file to run")->required();
+  app.add_option("--device", device,
+                 "The device to run on: a registered device name (" + DeviceList() +
+                     ") or a device index (0 is the device the .om was compiled for). Default: the .om's target");
   app.add_option("--input", input, "Comma-separated .npy files, one per model input in order, or 'random' (default)");
   app.add_option("--output", output_dir, "Directory to write each output as NAME.npy (created if missing)");
   app.add_option("--mode", mode, "Runtime: v2 (default) or sink (tasks pre-distributed at load, one HAL call per inference)")->check(CLI::IsMember({"v2", "sink"}));
@@ -135,6 +161,8 @@ int main(int argc, char** argv) {
   auto t_load = std::chrono::steady_clock::now();
   auto om = ge::ReadOmFile(model);
   if (!om.ok()) return ge::app::Fail(kTool, om.status());
+  auto device_name = DeviceName(device, om->model);
+  if (!device_name.ok()) return ge::app::Fail(kTool, device_name.status());
   std::unique_ptr<ge::LoadedModel> v2_model;
   std::shared_ptr<ge::SinkLoadedModel> sink_model;
   // Unloads at every return of main (before static destructors run), the
@@ -150,6 +178,7 @@ int main(int argc, char** argv) {
     so.timeout = std::chrono::milliseconds(timeout_ms);
     so.profile = !profile.empty();
     so.queue_depth = run_loop > 0 ? static_cast<size_t>(std::min(run_loop, 256)) : 16;
+    so.device = *device_name;
     auto id = ge::ModelManager::Global().Load(om->model, so);
     if (!id.ok()) return ge::app::Fail(kTool, id.status().Annotated(model));
     unloader.id = *id;
@@ -157,7 +186,7 @@ int main(int argc, char** argv) {
     if (!got.ok()) return ge::app::Fail(kTool, got.status());
     sink_model = *got;
   } else {
-    auto loaded = ge::LoadModel(om->model, ge::RunMode::kV2);
+    auto loaded = ge::LoadModel(om->model, ge::LoadOptions{ge::RunMode::kV2, *device_name});
     if (!loaded.ok()) return ge::app::Fail(kTool, loaded.status().Annotated(model));
     v2_model = std::move(loaded).value();
   }
@@ -294,6 +323,7 @@ int main(int argc, char** argv) {
   nlohmann::ordered_json j;
   j["model"] = model;
   j["mode"] = mode;
+  j["device"] = device_name->empty() ? om->model.target : *device_name;
   j["load_ms"] = load_ms;
   j["device_bytes"] = m.device_bytes();
   if (sink) {

@@ -87,6 +87,26 @@ TEST_F(ToolsTest, AtcThenRunOnTinyCnnComparesPass) {
   EXPECT_NE(run.out.find("cosine"), std::string::npos);
 }
 
+// The device comes from the registry: by name, by index 0 (msame's form), or
+// the .om's recorded target; anything else is one error line naming --device.
+TEST_F(ToolsTest, RunPicksItsDeviceByNameIndexOrTheOmsTarget) {
+  const std::string om = ConvertTiny();
+  ToolResult json = Run("ge-atc", {"--mode", "1", "--om", om, "--json", Path("tiny.json")});
+  ASSERT_EQ(json.exit_code, 0) << json.Describe();
+  EXPECT_EQ(nlohmann::json::parse(ReadFileBytes(Path("tiny.json")))["model"]["target"], "cpu");
+  for (const std::vector<std::string>& device : {std::vector<std::string>{}, {"--device", "cpu"}, {"--device", "0"}})
+    for (const char* mode : {"v2", "sink"}) {
+      std::vector<std::string> args = {"--model", om, "--mode", mode, "--input", kTinyInput, "--compare", kTinyGolden, "--json"};
+      args.insert(args.end(), device.begin(), device.end());
+      ToolResult r = Run("ge-run", args);
+      ASSERT_EQ(r.exit_code, 0) << r.Describe();
+      EXPECT_EQ(nlohmann::json::parse(r.out)["device"], "cpu") << r.Describe();
+    }
+  ExpectOneErrorLine(Run("ge-run", {"--model", om, "--device", "npu9"}), "ge-run",
+                     {"--device", "unknown device 'npu9'", "registered: cpu"});
+  ExpectOneErrorLine(Run("ge-run", {"--model", om, "--device", "3"}), "ge-run", {"--device 3", "no such device index"});
+}
+
 TEST_F(ToolsTest, ConvertingTheSameModelTwiceGivesByteIdenticalOm) {
   fs::create_directories(dir_ / "a");
   fs::create_directories(dir_ / "b");

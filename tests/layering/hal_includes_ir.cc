@@ -1,0 +1,2 @@
+// As a file of hal/: the HAL knows no graph.
+#include "ge/ir/graph.h"
