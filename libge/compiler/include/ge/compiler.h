@@ -15,8 +15,9 @@
 
 namespace ge {
 
-// A pass added to the pipeline from outside (tests: a deliberately broken
-// pass for ge-dump bisect). It is switchable like any optimisation pass.
+// A pass of the caller's own, added to the pipeline after a named pass (a
+// user's graph rewrite; ge-dump's bisect tests add a deliberately broken
+// one). It is switchable like any optimisation pass.
 struct ExtraPass {
   std::string after;  // name of the pass it runs after ("" = first)
   std::string name;
