@@ -1,6 +1,6 @@
 // ge-dump: a model's IR after every pass, what each pass changed, which
 // pass broke the result, the memory plan and the graph for Graphviz.
-// Flag parsing and printing only; the logic is in dump/*.cc and libge.
+// Flag parsing and printing only; the logic is in libge (ge_tools, ge_compiler).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>

@@ -11,9 +11,9 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "common/app_common.h"
+#include "ge/tools/benchmark.h"
 #include "ge/tools/compare.h"
 #include "ge_base/file_io.h"
 #include "ge/tools/npy.h"
@@ -24,43 +24,6 @@
 namespace {
 
 constexpr const char* kTool = "ge-run";
-
-struct Latency {
-  double p50 = 0, p90 = 0, p99 = 0, mean = 0, min = 0;
-};
-
-Latency Percentiles(std::vector<double> ms) {
-  Latency l;
-  if (ms.empty()) return l;
-  std::sort(ms.begin(), ms.end());
-  auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<size_t>(q * (ms.size() - 1) + 0.5))]; };
-  l.p50 = at(0.5);
-  l.p90 = at(0.9);
-  l.p99 = at(0.99);
-  l.min = ms.front();
-  double sum = 0;
-  for (double v : ms) sum += v;
-  l.mean = sum / ms.size();
-  return l;
-}
-
-// Random inputs: floats uniform in [-1, 1), integers in [0, 100), fixed seed.
-std::vector<uint8_t> RandomBytes(const ge::TensorDesc& d, uint32_t seed) {
-  std::mt19937 rng(seed);
-  const int64_t n = d.NumElements();
-  std::vector<uint8_t> bytes(static_cast<size_t>(d.Bytes()));
-  for (int64_t i = 0; i < n; ++i) {
-    switch (d.dtype) {
-      case ge::DataType::kFloat32: reinterpret_cast<float*>(bytes.data())[i] = std::uniform_real_distribution<float>(-1, 1)(rng); break;
-      case ge::DataType::kFloat64: reinterpret_cast<double*>(bytes.data())[i] = std::uniform_real_distribution<double>(-1, 1)(rng); break;
-      case ge::DataType::kInt64: reinterpret_cast<int64_t*>(bytes.data())[i] = rng() % 100; break;
-      case ge::DataType::kInt32: reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(rng() % 100); break;
-      case ge::DataType::kBool: bytes[i] = rng() & 1; break;
-      default: bytes[static_cast<size_t>(i) * ge::DataTypeSize(d.dtype)] = static_cast<uint8_t>(rng()); break;
-    }
-  }
-  return bytes;
-}
 
 // 64-byte aligned bytes: the sink runtime binds such buffers zero-copy.
 struct AlignedBytes {
@@ -202,7 +165,7 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < m.inputs().size(); ++i) {
     const ge::IoDesc& io = m.inputs()[i];
     if (in_files.empty()) {
-      auto bytes = RandomBytes(io.desc, seed + static_cast<uint32_t>(i));
+      auto bytes = ge::tools::RandomTensorBytes(io.desc, seed + static_cast<uint32_t>(i));
       in_data.emplace_back(bytes.size());
       if (!bytes.empty()) std::memcpy(in_data.back().data, bytes.data(), bytes.size());
       continue;
@@ -258,7 +221,7 @@ int main(int argc, char** argv) {
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (!profile.empty() && profiles.size() < 20) profiles.push_back(sink_model->Profile());
   }
-  const Latency lat = Percentiles(ms);
+  const ge::tools::Latency lat = ge::tools::Percentiles(ms);
 
   // Run loop: N inferences queued on the model thread, each with its own
   // output buffers; throughput over the wall time of all N.
@@ -294,7 +257,7 @@ int main(int argc, char** argv) {
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (failed.load() > 0) return ge::app::Fail(kTool, first_error.Annotated("--run_loop"));
     for (size_t j = 0; j < out_data.size(); ++j) std::memcpy(out_data[j].data, job_out.back()[j].data, out_data[j].size);
-    const Latency jl = Percentiles(job_ms);
+    const ge::tools::Latency jl = ge::tools::Percentiles(job_ms);
     const double tput = wall_ms > 0 ? run_loop * 1000.0 / wall_ms : 0;
     run_loop_json = {{"inferences", run_loop}, {"wall_ms", wall_ms}, {"throughput_per_s", tput},
                      {"latency_ms", {{"p50", jl.p50}, {"p90", jl.p90}, {"p99", jl.p99}, {"mean", jl.mean}}}};
