@@ -63,5 +63,44 @@ TEST(SinkLoad, AnUnplannedModelIsRefusedNamingWhatIsMissing) {
   EXPECT_NE(s.status().message().find("has no task lists"), std::string::npos) << s.status().ToString();
 }
 
+// The device comes from the registry by name: the model's target unless the
+// caller names one; an unknown name is an error naming the model and listing
+// the registered devices.
+TEST(SinkLoad, TheDeviceIsTheModelsTargetOrTheOneAskedFor) {
+  Model m = CompileTiny(TwoInputGraph());
+  EXPECT_EQ(m.target, "cpu");
+  m.target = "npu9";
+  for (RunMode mode : {RunMode::kSink, RunMode::kV2}) {
+    auto s = LoadModel(m, mode);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.status().code(), StatusCode::kNotFound);
+    EXPECT_NE(s.status().message().find("compiled for device 'npu9': unknown device 'npu9' (registered: cpu"),
+              std::string::npos)
+        << s.status().ToString();
+    auto on_cpu = LoadModel(m, LoadOptions{mode, "cpu"});
+    EXPECT_TRUE(on_cpu.ok()) << on_cpu.status().ToString();
+  }
+}
+
+// v2 binds IO through the binder sink mode uses: unaligned user buffers are
+// staged (kernels are promised 64-byte alignment), with the same bytes out.
+TEST(V2Load, UnalignedUserBuffersGiveTheSameBytes) {
+  Model m = CompileTiny(TwoInputGraph());
+  Buf a(256), b(256), ua(256, 4), ub(256, 12);
+  a.Fill(Values(64, 1.f));
+  b.Fill(Values(64, 2.f));
+  ua.Fill(Values(64, 1.f));
+  ub.Fill(Values(64, 2.f));
+  const auto expected = RunV2(m, {&a, &b});
+  auto v2 = LoadModel(m, RunMode::kV2);
+  ASSERT_TRUE(v2.ok()) << v2.status().ToString();
+  auto out = OutputsFor(**v2, 20);
+  for (int run = 0; run < 2; ++run) {  // the second run re-binds nothing (frozen addresses)
+    ASSERT_TRUE((*v2)->Execute({ua.data(), ub.data()}, {out[0].data(), out[1].data()}).ok());
+    EXPECT_EQ(out[0].Bytes(), expected[0]);
+    EXPECT_EQ(out[1].Bytes(), expected[1]);
+  }
+}
+
 }  // namespace
 }  // namespace ge::test
