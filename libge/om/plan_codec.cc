@@ -21,16 +21,10 @@ Result<Segment> DecodeSegment(int32_t v, const std::string& where) {
   return static_cast<Segment>(v);
 }
 
-// Sizes of the four segments, by Segment value.
-struct Segments {
-  int64_t size[4];
-  int64_t operator[](Segment s) const { return size[static_cast<int>(s)]; }
-};
-
-Status CheckRange(Segment seg, int64_t offset, int64_t size, const Segments& segs, const std::string& where) {
-  if (offset < 0 || size < 0 || offset > segs[seg] || size > segs[seg] - offset)
+Status CheckRange(Segment seg, int64_t offset, int64_t size, const MemoryPlan& plan, const std::string& where) {
+  if (!plan.Contains(seg, offset, size))
     return Bad(where + ": [" + std::to_string(offset) + ", +" + std::to_string(size) + ") is outside the " + SegmentName(seg) +
-               " segment of " + std::to_string(segs[seg]) + " bytes");
+               " segment of " + std::to_string(plan.SegmentSize(seg)) + " bytes");
   return Status::Ok();
 }
 
@@ -106,8 +100,7 @@ Status DecodePlan(const ModelDef& def, Model& m) {
   p.output_size = d.output_size();
   p.no_reuse_size = d.no_reuse_size();
   p.lower_bound = d.lower_bound();
-  const Segments segs{{p.weights_size, p.feature_map_size, p.input_size, p.output_size}};
-  for (int64_t s : segs.size)
+  for (int64_t s : {p.weights_size, p.feature_map_size, p.input_size, p.output_size})
     if (s < 0 || s > (int64_t{1} << 40)) return Bad("segment size " + std::to_string(s) + " is out of range");
 
   // The order: every node of the graph exactly once.
@@ -148,7 +141,7 @@ Status DecodePlan(const ModelDef& def, Model& m) {
     if (b.size != it->second->output_desc(b.output).Bytes())
       return Bad(where + ": size " + std::to_string(b.size) + " is not the tensor's " +
                  std::to_string(it->second->output_desc(b.output).Bytes()) + " bytes");
-    GE_RETURN_IF_ERROR(CheckRange(b.segment, b.offset, b.size, segs, where));
+    GE_RETURN_IF_ERROR(CheckRange(b.segment, b.offset, b.size, p, where));
     if (b.offset % p.alignment != 0) return Bad(where + ": offset " + std::to_string(b.offset) + " is not aligned");
     if (b.first_use < 0 || b.first_use > b.last_use || b.last_use >= steps) return Bad(where + ": bad lifetime");
     auto [sym, fresh] = symbols.insert({b.symbol, SymbolAt{b.segment, b.offset, b.first_use, b.last_use}});
@@ -196,9 +189,9 @@ Status DecodePlan(const ModelDef& def, Model& m) {
       GE_ASSIGN_OR_RETURN(io.source, DecodeArg(id.source(), where));
       const TensorDesc& desc = pass == 0 ? m.inputs[i].desc : m.outputs[i].desc;
       if (io.size != desc.Bytes()) return Bad(where + ": size " + std::to_string(io.size) + " is not the tensor's");
-      GE_RETURN_IF_ERROR(CheckRange(seg, io.offset, io.size, segs, where));
+      GE_RETURN_IF_ERROR(CheckRange(seg, io.offset, io.size, p, where));
       if (pass == 0 && io.copy) return Bad(where + ": inputs are never copied");
-      if (io.copy) GE_RETURN_IF_ERROR(CheckRange(io.source.segment, io.source.offset, io.size, segs, where + " source"));
+      if (io.copy) GE_RETURN_IF_ERROR(CheckRange(io.source.segment, io.source.offset, io.size, p, where + " source"));
       (pass == 0 ? p.inputs : p.outputs).push_back(io);
     }
   }
@@ -252,7 +245,7 @@ Status DecodePlan(const ModelDef& def, Model& m) {
         }
         if (!n.HasInput(i)) return Bad(where + ": an argument for absent input " + std::to_string(i));
         Endpoint src = n.InputSource(i);
-        GE_RETURN_IF_ERROR(CheckRange(a.segment, a.offset, src.node->output_desc(src.index).Bytes(), segs,
+        GE_RETURN_IF_ERROR(CheckRange(a.segment, a.offset, src.node->output_desc(src.index).Bytes(), p,
                                       where + " input " + std::to_string(i)));
         t.inputs.push_back(a);
       }
@@ -260,7 +253,7 @@ Status DecodePlan(const ModelDef& def, Model& m) {
         GE_ASSIGN_OR_RETURN(TaskArg a, DecodeArg(td.outputs(i), where));
         if (a.segment == Segment::kWeights || a.segment == Segment::kInput)
           return Bad(where + " output " + std::to_string(i) + " writes the read-only " + SegmentName(a.segment) + " segment");
-        GE_RETURN_IF_ERROR(CheckRange(a.segment, a.offset, n.output_desc(i).Bytes(), segs, where + " output " + std::to_string(i)));
+        GE_RETURN_IF_ERROR(CheckRange(a.segment, a.offset, n.output_desc(i).Bytes(), p, where + " output " + std::to_string(i)));
         t.outputs.push_back(a);
       }
       st.tasks.push_back(std::move(t));

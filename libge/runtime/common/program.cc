@@ -19,16 +19,6 @@ hal::ModelTask::Kind KindOf(Task::Kind k) {
   }
 }
 
-int64_t SegmentSize(const MemoryPlan& plan, Segment s) {
-  switch (s) {
-    case Segment::kWeights: return plan.weights_size;
-    case Segment::kFeatureMap: return plan.feature_map_size;
-    case Segment::kInput: return plan.input_size;
-    case Segment::kOutput: return plan.output_size;
-  }
-  return -1;
-}
-
 // A task's arguments must match its kernel's arity and lie inside their
 // segments: a kernel trusts both, so a bad model must stop here, not crash.
 Status CheckArgs(const Task& t, const hal::KernelSpec& spec, const MemoryPlan& plan) {
@@ -37,10 +27,10 @@ Status CheckArgs(const Task& t, const hal::KernelSpec& spec, const MemoryPlan& p
                    " outputs, the node " + std::to_string(spec.inputs.size()) + " / " + std::to_string(spec.outputs.size()));
   auto inside = [&](const TaskArg& a, const hal::TensorInfo& info) -> Status {
     if (a.offset < 0) return Status::Ok();
-    const int64_t size = SegmentSize(plan, a.segment);
+    const int64_t size = plan.SegmentSize(a.segment);
     if (size < 0) return Corrupt("argument in unknown segment " + std::to_string(static_cast<int>(a.segment)));
     const int64_t bytes = info.present() ? static_cast<int64_t>(info.Bytes()) : 0;
-    if (a.offset > size || bytes > size - a.offset)
+    if (!plan.Contains(a.segment, a.offset, bytes))
       return Corrupt(std::string("argument [") + std::to_string(a.offset) + ", +" + std::to_string(bytes) +
                      ") is outside its " + SegmentName(a.segment) + " segment of " + std::to_string(size) + " bytes");
     return Status::Ok();
@@ -58,8 +48,9 @@ Status CheckArgs(const Task& t, const hal::KernelSpec& spec, const MemoryPlan& p
 
 // The plan, the task lists flattened per stream, event count = max event
 // id + 1, kernel specs (GE's InitRuntimeParams).
-Status InitRuntimeParams(const Model& model, Program& p) {
-  if (!model.graph) return Corrupt("model " + model.name + " has no graph");
+using NodeIndex = std::map<std::string, const Node*>;
+
+Status InitRuntimeParams(const Model& model, const NodeIndex& by_name, Program& p) {
   // The runtime loads plans; it never makes one.
   if (model.memory.empty())
     return InvalidArgument("model " + model.name +
@@ -84,8 +75,6 @@ Status InitRuntimeParams(const Model& model, Program& p) {
       return Corrupt("output " + std::to_string(i) + " (" + p.outputs[i].name + ") is described as " +
                      p.outputs[i].desc.ToString() + " but the graph binds " + std::to_string(p.plan.outputs[i].size) + " bytes");
 
-  std::map<std::string, const Node*> by_name;
-  for (const Node* n : model.graph->nodes()) by_name[n->name()] = n;
   std::map<std::string, int32_t> step;
   for (size_t i = 0; i < p.plan.order.size(); ++i) step[p.plan.order[i]] = static_cast<int32_t>(i);
   for (const StreamTasks& st : model.streams) {
@@ -120,9 +109,7 @@ Status InitRuntimeParams(const Model& model, Program& p) {
     p.streams.push_back(std::move(list));
   }
   for (const IoBinding& b : p.plan.outputs)
-    if (b.copy && b.source.offset >= 0 &&
-        (b.source.offset > SegmentSize(p.plan, b.source.segment) ||
-         b.size > SegmentSize(p.plan, b.source.segment) - b.source.offset))
+    if (b.copy && b.source.offset >= 0 && !p.plan.Contains(b.source.segment, b.source.offset, b.size))
       return Corrupt(std::string("an output is copied from outside its ") + SegmentName(b.source.segment) + " segment");
   spdlog::debug("InitRuntimeParams: {} streams, {} tasks ({} kernels), {} events; weights {} B, feature map {} B, io {} + {} B",
                 p.streams.size(), p.num_tasks, p.specs.size(), p.num_events, p.plan.weights_size,
@@ -133,10 +120,8 @@ Status InitRuntimeParams(const Model& model, Program& p) {
 // The weights segment, every constant at its plan offset; kernels see their
 // constant inputs there (const_inputs) and may pre-pack them (GE's
 // InitWeightMem).
-Status InitWeightMem(const Model& model, Program& p) {
+Status InitWeightMem(const NodeIndex& by_name, Program& p) {
   GE_ASSIGN_OR_RETURN(hal::DeviceBuffer w, p.device->Allocate(std::max<int64_t>(p.plan.weights_size, 1)));
-  std::map<std::string, const Node*> by_name;
-  for (const Node* n : model.graph->nodes()) by_name[n->name()] = n;
   size_t copied = 0;
   for (const BufferPlan& b : p.plan.buffers) {
     if (b.segment != Segment::kWeights) continue;
@@ -179,8 +164,11 @@ Result<hal::Device*> ResolveDevice(const Model& model, const std::string& reques
 Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device) {
   auto p = std::make_shared<Program>();
   p->device = &device;
-  GE_RETURN_IF_ERROR(InitRuntimeParams(model, *p));
-  GE_RETURN_IF_ERROR(InitWeightMem(model, *p));
+  if (!model.graph) return Corrupt("model " + model.name + " has no graph");
+  NodeIndex by_name;
+  for (const Node* n : model.graph->nodes()) by_name[n->name()] = n;
+  GE_RETURN_IF_ERROR(InitRuntimeParams(model, by_name, *p));
+  GE_RETURN_IF_ERROR(InitWeightMem(by_name, *p));
   // Only the segment sizes and IO bindings are needed from here on.
   p->plan.buffers = {};
   p->plan.order = {};

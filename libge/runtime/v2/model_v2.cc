@@ -7,7 +7,6 @@
 // sequential executor over pre-bound kernel launches), copy back what could
 // not be zero-copy. Unload = DeInit.
 #include <algorithm>
-#include <numeric>
 
 #include <spdlog/spdlog.h>
 

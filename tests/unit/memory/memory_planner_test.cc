@@ -455,6 +455,26 @@ TEST(Symbols, TasksRefuseAPlanThatBreaksTheAliasRule) {
       << tasks.status().ToString();
 }
 
+// The one range check the .om reader and the runtimes share.
+TEST(MemoryPlanRanges, ContainsChecksEverySegmentWithoutOverflow) {
+  MemoryPlan p;
+  p.weights_size = 128;
+  p.feature_map_size = 64;
+  p.input_size = 0;
+  p.output_size = 32;
+  EXPECT_EQ(p.SegmentSize(Segment::kFeatureMap), 64);
+  EXPECT_EQ(p.SegmentSize(static_cast<Segment>(7)), -1);
+  EXPECT_TRUE(p.Contains(Segment::kWeights, 0, 128));
+  EXPECT_TRUE(p.Contains(Segment::kWeights, 128, 0));
+  EXPECT_FALSE(p.Contains(Segment::kWeights, 64, 65));
+  EXPECT_FALSE(p.Contains(Segment::kFeatureMap, -1, 1));
+  EXPECT_FALSE(p.Contains(Segment::kFeatureMap, 0, -1));
+  EXPECT_FALSE(p.Contains(Segment::kFeatureMap, 1, INT64_MAX));  // no wrap-around
+  EXPECT_TRUE(p.Contains(Segment::kInput, 0, 0));
+  EXPECT_FALSE(p.Contains(Segment::kInput, 0, 1));
+  EXPECT_FALSE(p.Contains(static_cast<Segment>(7), 0, 0));
+}
+
 TEST(MemoryReport, OneLineWithPeakBoundNoReuseAndWeights) {
   MemoryPlan p;
   p.feature_map_size = 3 << 20;

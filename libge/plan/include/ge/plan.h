@@ -71,6 +71,11 @@ struct MemoryPlan {
   std::vector<BufferPlan> buffers;
   std::vector<IoBinding> inputs, outputs;  // in the order of Model::inputs / outputs
   bool empty() const { return buffers.empty(); }
+  // Bytes of segment `s`; -1 for a value that names no segment (a corrupt model).
+  int64_t SegmentSize(Segment s) const;
+  // [offset, offset + size) lies inside segment `s` (offset and size >= 0).
+  // The .om reader and the runtimes check every address with it.
+  bool Contains(Segment s, int64_t offset, int64_t size) const;
 };
 
 // One line for people: "feature map 3.1 MiB (lower bound 3.0 MiB, no reuse
