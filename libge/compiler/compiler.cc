@@ -6,6 +6,7 @@
 #include "pass.h"
 #include "streams/streams.h"
 #include "tasks/task_builder.h"
+#include "ge/plan/verify.h"
 #include "hal/device.h"
 
 namespace ge {
@@ -76,6 +77,9 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   GE_ASSIGN_OR_RETURN(m.memory, memory::PlanMemory(*m.graph, plan_options));
   GE_ASSIGN_OR_RETURN(m.streams, tasks::BuildTasks(*m.graph, m.memory, std::move(schedule)));
   spdlog::debug("memory: {}", MemoryReport(m.memory));
+  // Self-check: what the runtimes will verify at load must hold now; a
+  // failure here is a compiler bug, reported instead of written to a .om.
+  if (Status s = VerifyModel(m); !s.ok()) return Internal("compiled model fails its own check: " + s.message());
   return m;
 }
 

@@ -1,7 +1,5 @@
 #include "plan_codec.h"
 
-#include "ge/plan/checks.h"
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -153,26 +151,6 @@ Status DecodePlan(const ModelDef& def, Model& m) {
   size_t outputs = 0;
   for (const auto& [name, n] : nodes) outputs += n->num_outputs();
   if (covered.size() != outputs) return Bad("not every node output has a buffer");
-  // Two symbols alive at the same step must not overlap in the feature map.
-  {
-    std::vector<std::pair<int64_t, SymbolAt>> fm;
-    std::map<int64_t, int64_t> sym_size;
-    for (const BufferPlan& b : p.buffers) sym_size[b.symbol] = std::max(sym_size[b.symbol], b.size);
-    for (const auto& [k, s] : symbols)
-      if (s.segment == Segment::kFeatureMap && sym_size[k] > 0) fm.push_back({k, s});
-    // Sorted by offset, each symbol only needs checking against the ones
-    // that start before its end; the plan is small enough for this.
-    std::sort(fm.begin(), fm.end(), [](const auto& a, const auto& b) { return a.second.offset < b.second.offset; });
-    for (size_t i = 0; i < fm.size(); ++i)
-      for (size_t j = i + 1; j < fm.size() && fm[j].second.offset < fm[i].second.offset + sym_size[fm[i].first]; ++j) {
-        const SymbolAt& a = fm[i].second;
-        const SymbolAt& b = fm[j].second;
-        if (a.first <= b.last && b.first <= a.last)
-          return Bad("symbols " + std::to_string(fm[i].first) + " and " + std::to_string(fm[j].first) +
-                     " overlap in memory while both are alive");
-      }
-  }
-
   // IO bindings.
   if (d.inputs_size() != static_cast<int>(m.inputs.size()) || d.outputs_size() != static_cast<int>(m.outputs.size()))
     return Bad("IO bindings do not match the model's inputs and outputs");
@@ -269,7 +247,6 @@ Status DecodePlan(const ModelDef& def, Model& m) {
       if (!recorded.count(e)) return Bad("event " + std::to_string(e) + " is never recorded (events are numbered 0..E-1)");
     if (Status s = CheckEventGraph(m.streams); !s.ok()) return Bad(s.message());
   }
-  if (Status s = CheckStreamSharing(m); !s.ok()) return Bad(s.message());
   return Status::Ok();
 }
 

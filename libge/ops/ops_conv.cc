@@ -74,6 +74,14 @@ Status InferConv(InferContext& ctx) {
     GE_ASSIGN_OR_RETURN(int64_t d, infer::WindowOutDim(ctx, conv->window, i, conv->x[i + 2]));
     out.push_back(d);
   }
+  if (ctx.num_inputs() == 4) {
+    // oneDNN's sum post-op adds the residual in place of the result.
+    if (ctx.node().GetInt("fused_sum") == 0)
+      return ctx.Error("a fourth input (the residual) needs the fused_sum attribute");
+    const TensorDesc& r = ctx.input(3);
+    if (r.dtype != t || r.dims != out)
+      return ctx.Error("the residual " + r.ToString() + " does not match the result " + DimsToString(out));
+  }
   infer::SetOutput(ctx, 0, t, std::move(out));
   return Status::Ok();
 }
@@ -117,7 +125,8 @@ Status InferConvTranspose(InferContext& ctx) {
 
 void RegisterConvOps(OpRegistry& r) {
   const std::map<std::string, AttrValue> defaults = {{"auto_pad", std::string("NOTSET")}, {"group", int64_t{1}}};
-  r.Register(OpBuilder("Conv").Inputs(2, 3).Defaults(defaults).Infer(InferConv));
+  // Input 3 exists only after fusion: the residual of a fused_sum Conv.
+  r.Register(OpBuilder("Conv").Inputs(2, 4).Defaults(defaults).Infer(InferConv));
   r.Register(OpBuilder("ConvTranspose").Inputs(2, 3).Defaults(defaults).Infer(InferConvTranspose));
 }
 

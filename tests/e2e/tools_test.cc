@@ -537,6 +537,23 @@ TEST_F(ToolsTest, LintAndDumpOnTinyCnn) {
   EXPECT_EQ(dump_om.out, dump.out) << "the IR stored in the .om differs from the compiled IR";
 }
 
+// An .om edited behind its checksums (the last task dropped, then every CRC
+// recomputed by writing it again) decodes but means something else: every
+// tool that loads it refuses it with one line naming the model check.
+TEST_F(ToolsTest, AnEditedOmIsRefusedByTheModelCheck) {
+  const std::string om = ConvertTiny();
+  auto loaded = ReadOmFile(om);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  Model& m = loaded->model;
+  m.streams[0].tasks.pop_back();
+  const std::string bad = Path("edited.om");
+  ASSERT_TRUE(WriteOmFile(m, bad).ok());
+  for (const char* mode : {"v2", "sink"})
+    ExpectOneErrorLine(Run("ge-run", {"--model", bad, "--mode", mode, "--input", kTinyInput}), "ge-run",
+                       {"edited.om", "model check", "has no task"});
+  ExpectOneErrorLine(Run("ge-lint", {"--model", bad}), "ge-lint", {"edited.om", "model check", "has no task"});
+}
+
 std::vector<std::string> DumpFiles(const fs::path& dir) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());

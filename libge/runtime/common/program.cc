@@ -1,12 +1,14 @@
 #include "common/program.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 
 #include <spdlog/spdlog.h>
 
 #include "ge/ops/kernel_spec.h"
+#include "ge/plan/verify.h"
 
 namespace ge::rt {
 namespace {
@@ -17,33 +19,6 @@ hal::ModelTask::Kind KindOf(Task::Kind k) {
     case Task::Kind::kEventWait: return hal::ModelTask::Kind::kEventWait;
     default: return hal::ModelTask::Kind::kKernel;
   }
-}
-
-// A task's arguments must match its kernel's arity and lie inside their
-// segments: a kernel trusts both, so a bad model must stop here, not crash.
-Status CheckArgs(const Task& t, const hal::KernelSpec& spec, const MemoryPlan& plan) {
-  if (t.inputs.size() != spec.inputs.size() || t.outputs.size() != spec.outputs.size())
-    return Corrupt("task has " + std::to_string(t.inputs.size()) + " inputs / " + std::to_string(t.outputs.size()) +
-                   " outputs, the node " + std::to_string(spec.inputs.size()) + " / " + std::to_string(spec.outputs.size()));
-  auto inside = [&](const TaskArg& a, const hal::TensorInfo& info) -> Status {
-    if (a.offset < 0) return Status::Ok();
-    const int64_t size = plan.SegmentSize(a.segment);
-    if (size < 0) return Corrupt("argument in unknown segment " + std::to_string(static_cast<int>(a.segment)));
-    const int64_t bytes = info.present() ? static_cast<int64_t>(info.Bytes()) : 0;
-    if (!plan.Contains(a.segment, a.offset, bytes))
-      return Corrupt(std::string("argument [") + std::to_string(a.offset) + ", +" + std::to_string(bytes) +
-                     ") is outside its " + SegmentName(a.segment) + " segment of " + std::to_string(size) + " bytes");
-    return Status::Ok();
-  };
-  for (size_t i = 0; i < t.inputs.size(); ++i) GE_RETURN_IF_ERROR(inside(t.inputs[i], spec.inputs[i]));
-  for (size_t i = 0; i < t.outputs.size(); ++i) {
-    if (t.outputs[i].offset < 0) return Corrupt("output " + std::to_string(i) + " has no address");
-    if (t.outputs[i].segment == Segment::kWeights || t.outputs[i].segment == Segment::kInput)
-      return Corrupt("output " + std::to_string(i) + " writes the read-only " + SegmentName(t.outputs[i].segment) +
-                     " segment");
-    GE_RETURN_IF_ERROR(inside(t.outputs[i], spec.outputs[i]));
-  }
-  return Status::Ok();
 }
 
 // The plan, the task lists flattened per stream, event count = max event
@@ -57,23 +32,15 @@ Status InitRuntimeParams(const Model& model, const NodeIndex& by_name, Program& 
                            " has no memory plan: compile it first (ge::Compile, or ge-atc for a .om)");
   if (model.streams.empty())
     return InvalidArgument("model " + model.name + " has no task lists: compile it first (ge::Compile, or ge-atc for a .om)");
+  // Every rule the kernels and the IO binder rely on, checked before any
+  // kernel exists: a damaged model is refused, never run.
+  const auto verify_start = std::chrono::steady_clock::now();
+  GE_RETURN_IF_ERROR(VerifyModel(model).Annotated("model " + model.name));
+  spdlog::debug("model check: {:.2f} ms", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - verify_start).count());
   p.name = model.name;
   p.inputs = model.inputs;
   p.outputs = model.outputs;
   p.plan = model.memory;
-  if (p.plan.inputs.size() != p.inputs.size() || p.plan.outputs.size() != p.outputs.size())
-    return Corrupt("the memory plan has " + std::to_string(p.plan.inputs.size()) + " inputs / " +
-                   std::to_string(p.plan.outputs.size()) + " outputs, the model " + std::to_string(p.inputs.size()) +
-                   " / " + std::to_string(p.outputs.size()));
-  // Callers size their buffers by the IO descriptions: they must be what the plan binds.
-  for (size_t i = 0; i < p.inputs.size(); ++i)
-    if (p.plan.inputs[i].size != p.inputs[i].desc.Bytes())
-      return Corrupt("input " + std::to_string(i) + " (" + p.inputs[i].name + ") is described as " +
-                     p.inputs[i].desc.ToString() + " but the graph binds " + std::to_string(p.plan.inputs[i].size) + " bytes");
-  for (size_t i = 0; i < p.outputs.size(); ++i)
-    if (p.plan.outputs[i].size != p.outputs[i].desc.Bytes())
-      return Corrupt("output " + std::to_string(i) + " (" + p.outputs[i].name + ") is described as " +
-                     p.outputs[i].desc.ToString() + " but the graph binds " + std::to_string(p.plan.outputs[i].size) + " bytes");
 
   std::map<std::string, int32_t> step;
   for (size_t i = 0; i < p.plan.order.size(); ++i) step[p.plan.order[i]] = static_cast<int32_t>(i);
@@ -92,7 +59,6 @@ Status InitRuntimeParams(const Model& model, const NodeIndex& by_name, Program& 
         if (it == by_name.end()) return Corrupt("task for unknown node " + t.node);
         s.kernel = static_cast<int32_t>(p.specs.size());
         p.specs.push_back(BuildKernelSpec(*it->second));
-        GE_RETURN_IF_ERROR(CheckArgs(t, p.specs.back(), p.plan).Annotated("node " + it->second->Label()));
         p.labels.push_back(it->second->Label());
         auto at = step.find(t.node);
         p.steps.push_back(at == step.end() ? -1 : at->second);
@@ -108,9 +74,6 @@ Status InitRuntimeParams(const Model& model, const NodeIndex& by_name, Program& 
     }
     p.streams.push_back(std::move(list));
   }
-  for (const IoBinding& b : p.plan.outputs)
-    if (b.copy && b.source.offset >= 0 && !p.plan.Contains(b.source.segment, b.source.offset, b.size))
-      return Corrupt(std::string("an output is copied from outside its ") + SegmentName(b.source.segment) + " segment");
   spdlog::debug("InitRuntimeParams: {} streams, {} tasks ({} kernels), {} events; weights {} B, feature map {} B, io {} + {} B",
                 p.streams.size(), p.num_tasks, p.specs.size(), p.num_events, p.plan.weights_size,
                 p.plan.feature_map_size, p.plan.input_size, p.plan.output_size);

@@ -24,6 +24,20 @@ TEST(Conv, DepthwiseAndDilation) {
   EXPECT_EQ(InferOut(g), "f32[1,32,6,6]");  // window 5 over 10
 }
 
+// Input 3 only exists after the conv_post_ops fusion: the residual of
+// oneDNN's sum post-op, shaped like the result.
+TEST(Conv, AFusedResidualInputMatchesTheResult) {
+  OpGraph ok("Conv");
+  ok.In(F32({1, 4, 8, 8})).In(F32({8, 4, 3, 3})).In(F32({8})).In(F32({1, 8, 6, 6})).Int("fused_sum", 1);
+  EXPECT_EQ(InferOut(ok), "f32[1,8,6,6]");
+  OpGraph unfused("Conv");
+  unfused.In(F32({1, 4, 8, 8})).In(F32({8, 4, 3, 3})).In(F32({8})).In(F32({1, 8, 6, 6}));
+  EXPECT_TRUE(FailsWith(unfused, {"needs the fused_sum attribute"}));
+  OpGraph wrong("Conv");
+  wrong.In(F32({1, 4, 8, 8})).In(F32({8, 4, 3, 3})).In(F32({8})).In(F32({1, 8, 8, 8})).Int("fused_sum", 1);
+  EXPECT_TRUE(FailsWith(wrong, {"the residual f32[1,8,8,8] does not match the result [1,8,6,6]"}));
+}
+
 TEST(Conv, ChannelsMustMatchWeightsTimesGroup) {
   OpGraph g("Conv", 1, "conv3");
   g.In(F32({1, 8, 16, 16})).In(F32({16, 3, 3, 3})).Int("group", 2);

@@ -41,7 +41,7 @@ TEST(OpRegistry, ArityIsPrecise) {
   EXPECT_EQ(arity("Concat"), (std::vector<int>{1, -1, 1, 1}));
   EXPECT_EQ(arity("Split"), (std::vector<int>{1, 2, 1, -1}));
   EXPECT_EQ(arity("Clip"), (std::vector<int>{1, 3, 1, 1}));
-  EXPECT_EQ(arity("Conv"), (std::vector<int>{2, 3, 1, 1}));
+  EXPECT_EQ(arity("Conv"), (std::vector<int>{2, 4, 1, 1}));  // input 3: a fused_sum residual
   EXPECT_EQ(arity("Gemm"), (std::vector<int>{2, 3, 1, 1}));
   EXPECT_EQ(arity("Slice"), (std::vector<int>{3, 5, 1, 1}));
   EXPECT_EQ(arity("MaxPool"), (std::vector<int>{1, 1, 1, 2}));
@@ -102,8 +102,8 @@ TEST(InferNode, TooFewInputsNamesTheNode) {
 }
 
 TEST(InferNode, TooManyInputs) {
-  OpGraph g("Conv");
-  g.In(F32({1, 3, 8, 8})).In(F32({4, 3, 3, 3})).In(F32({4})).In(F32({4}));
+  OpGraph g("Gemm");
+  g.In(F32({2, 3})).In(F32({3, 4})).In(F32({4})).In(F32({4}));
   EXPECT_TRUE(FailsWith(g, {"takes 2..3 inputs, has 4"}));
 }
 

@@ -94,7 +94,7 @@ TEST(SinkStreamsLoad, AHandBuiltEventCycleIsRejectedAtLoad) {
   m.streams[1].tasks.insert(m.streams[1].tasks.begin(), w1);
   auto sink = LoadSinkModel(m);
   ASSERT_FALSE(sink.ok());
-  EXPECT_EQ(sink.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(sink.status().code(), StatusCode::kCorrupt);
   EXPECT_NE(sink.status().message().find("event"), std::string::npos) << sink.status().ToString();
 }
 

@@ -140,6 +140,11 @@ void SplitOverStreams(Model& m, int streams, Assign assign) {
       list.push_back(r);
     }
   }
+  // Kernel ids run over stream 0's kernel tasks, then stream 1's (ge/plan.h).
+  int32_t kernel = 0;
+  for (StreamTasks& st : m.streams)
+    for (Task& t : st.tasks)
+      if (t.kind == Task::Kind::kKernel) t.kernel = kernel++;
 }
 
 // Resident memory of this process in KiB (/proc/self/status VmRSS).

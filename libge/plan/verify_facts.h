@@ -1,0 +1,42 @@
+// What the model verifier derives once and its checks share (private to
+// ge_plan).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "ge/model.h"
+#include "ge/plan/happens_before.h"
+
+namespace ge::verify {
+
+using TensorKey = std::pair<const Node*, int>;
+
+struct Facts {
+  explicit Facts(const Model& m) : model(m), plan(m.memory) {}
+  const Model& model;
+  const MemoryPlan& plan;
+  std::map<std::string, const Node*> nodes;
+  std::map<TensorKey, const BufferPlan*> buffers;  // one per node output
+  std::optional<streams::HappensBefore> hb;
+  std::map<const Node*, streams::TaskPos> task;    // the kernel task of a node
+
+  const BufferPlan& Buffer(const Node* n, int out) const { return *buffers.at({n, out}); }
+  const BufferPlan& SourceBuffer(const Node& n, size_t in) const {
+    const Endpoint src = n.InputSource(in);
+    return Buffer(src.node, src.index);
+  }
+};
+
+inline Status Fail(const std::string& msg) { return Corrupt("model check: " + msg); }
+// "feature_map+4096"
+inline std::string Addr(Segment s, int64_t offset) { return std::string(SegmentName(s)) + "+" + std::to_string(offset); }
+inline std::string Addr(const BufferPlan& b) { return Addr(b.segment, b.offset); }
+inline std::string TensorName(const Node* n, int out) { return n->name() + ":" + std::to_string(out); }
+
+// verify_memory.cc: sharing, in-place writes and IO bindings.
+Status CheckMemory(const Facts& f);
+
+}  // namespace ge::verify
