@@ -5,6 +5,7 @@
 #include "ge/ops/op_registry.h"
 #include "hal/device.h"
 #include "ge/ops/kernel_spec.h"
+#include "ge/plan/memory_limit.h"
 
 namespace ge {
 namespace {
@@ -37,13 +38,18 @@ Status CheckSupport(Graph& g, const PassContext& ctx) {
   return Report(problems);
 }
 
-Status StaticShapeCheck(Graph& g, const PassContext&) {
+// Also refuses, before any pass evaluates or folds them, tensors larger than
+// the memory limit (a static f32[2^32,2^32] is too large, not dynamic).
+Status StaticShapeCheck(Graph& g, const PassContext& ctx) {
+  const int64_t limit = EffectiveMemoryLimit(ctx.options->max_memory);
   for (Node* n : g.nodes())
-    for (size_t i = 0; i < n->num_outputs(); ++i)
+    for (size_t i = 0; i < n->num_outputs(); ++i) {
+      const std::string what = "node " + n->Label() + " output " + std::to_string(i);
       if (!n->output_desc(i).is_static())
-        return Unsupported("node " + n->Label() + " output " + std::to_string(i) + " has the dynamic shape " +
-                           n->output_desc(i).ToString() +
+        return Unsupported(what + " has the dynamic shape " + n->output_desc(i).ToString() +
                            "; dynamic shapes are not supported yet: fix the input shapes with --input_shape");
+      GE_RETURN_IF_ERROR(CheckTensorSize(n->output_desc(i), what, limit));
+    }
   return Status::Ok();
 }
 

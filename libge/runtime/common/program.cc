@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ge/ops/kernel_spec.h"
+#include "ge/plan/memory_limit.h"
 
 namespace ge::rt {
 namespace {
@@ -161,7 +162,8 @@ Result<hal::Device*> ResolveDevice(const Model& model, const std::string& reques
   return d;
 }
 
-Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device) {
+Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device, int64_t max_memory) {
+  GE_RETURN_IF_ERROR(CheckMemoryLimit(model, EffectiveMemoryLimit(max_memory)));
   auto p = std::make_shared<Program>();
   p->device = &device;
   if (!model.graph) return Corrupt("model " + model.name + " has no graph");

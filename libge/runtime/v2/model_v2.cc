@@ -118,9 +118,9 @@ class ModelV2 final : public LoadedModel {
 
 }  // namespace
 
-Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const std::string& device_name) {
-  GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, device_name));
-  GE_ASSIGN_OR_RETURN(auto program, rt::BuildProgram(model, *device));
+Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const LoadOptions& options) {
+  GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
+  GE_ASSIGN_OR_RETURN(auto program, rt::BuildProgram(model, *device, options.max_memory));
   auto m = std::make_unique<ModelV2>(std::move(program));
   GE_RETURN_IF_ERROR(m->Load());
   return std::unique_ptr<LoadedModel>(std::move(m));
