@@ -20,7 +20,7 @@ Status Report(const std::vector<std::string>& problems) {
 Status CheckKnownOps(Graph& g, const PassContext&) {
   std::vector<std::string> problems;
   for (Node* n : g.nodes())
-    if (!OpRegistry::Global().Find(n->type())) problems.push_back(n->Label() + ": op type not supported");
+    if (!OpRegistry::Global().Find(n->type())) problems.push_back("node " + n->Label() + ": op type not supported");
   return Report(problems);
 }
 
@@ -29,11 +29,12 @@ Status CheckSupport(Graph& g, const PassContext& ctx) {
   for (Node* n : g.nodes()) {
     if (IsStructuralNode(*n)) continue;
     if (!OpRegistry::Global().Find(n->type())) {
-      problems.push_back(n->Label() + ": op type not supported");
+      problems.push_back("node " + n->Label() + ": op type not supported");
       continue;
     }
+    // The backend's answer names the node already (hal/kernel.h).
     Status s = ctx.device->kernels().Supports(BuildKernelSpec(*n));
-    if (!s.ok()) problems.push_back(n->Label() + ": " + s.message());
+    if (!s.ok()) problems.push_back(s.message());
   }
   return Report(problems);
 }

@@ -48,7 +48,7 @@ Status SinkModel::InitNodes() {
   const hal::KernelRegistry& registry = p_->device->kernels();
   for (size_t k = 0; k < p_->specs.size(); ++k) {
     auto kernel = registry.Create(p_->specs[k]);
-    if (!kernel.ok()) return kernel.status().Annotated("node " + p_->labels[k]);
+    if (!kernel.ok()) return kernel.status();  // names its node already (hal/kernel.h)
     kernels_.push_back(std::move(kernel).value());
   }
   spdlog::debug("sink InitNodes: {} kernels created", kernels_.size());
