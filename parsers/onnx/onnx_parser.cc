@@ -9,6 +9,7 @@
 #include <climits>
 #include <exception>
 
+#include "ge_proto/protobuf_log.h"
 #include "mapped_file.h"
 #include "onnx_attr_check.h"
 #include "onnx/onnx_pb.h"
@@ -47,6 +48,7 @@ Result<std::unique_ptr<Graph>> Parse(const char* data, size_t size, const ParseO
 
 Result<std::unique_ptr<Graph>> ParseBuffer(const char* data, size_t size, const ParseOptions& options,
                                            const std::string& origin) {
+  RouteProtobufLogsToSpdlog();  // stderr is for the one error line
   // The onnx library and protobuf throw; no exception may leave the parser.
   try {
     auto graph = Parse(data, size, options);
