@@ -34,7 +34,7 @@ TEST(CheckedMathTest, AlignUpRoundsAndRefusesWhatDoesNotFit) {
   EXPECT_EQ(CheckedAlignUp(1, 64), 64);
   EXPECT_EQ(CheckedAlignUp(64, 64), 64);
   EXPECT_EQ(CheckedAlignUp(65, 64), 128);
-  EXPECT_EQ(CheckedAlignUp(kMax - 63, 64), std::nullopt);  // would round past the top
+  EXPECT_EQ(CheckedAlignUp(kMax - 62, 64), std::nullopt);  // would round past the top
   EXPECT_EQ(CheckedAlignUp(kMax & ~int64_t{63}, 64), kMax & ~int64_t{63});
   EXPECT_EQ(CheckedAlignUp(-1, 64), std::nullopt);
   EXPECT_EQ(CheckedAlignUp(5, 0), std::nullopt);
