@@ -50,6 +50,23 @@ ge::Status AppendBuffer(std::vector<AlignedBytes>& bufs, size_t n, const std::st
   return ge::Internal("out of memory: cannot allocate " + ge::HumanBytes(static_cast<int64_t>(n)) + " for " + what);
 }
 
+// The loader checked the model's own memory; ge-run adds a buffer per input
+// and output (and one output set per --run_loop job), which must fit too.
+ge::Status CheckBuffersFit(const ge::LoadedModel& m, int run_loop, int64_t max_memory) {
+  int64_t in = 0, out = 0;
+  for (const ge::IoDesc& io : m.inputs()) in = ge::CheckedAdd(in, std::max<int64_t>(io.desc.Bytes(), 0)).value_or(INT64_MAX);
+  for (const ge::IoDesc& io : m.outputs()) out = ge::CheckedAdd(out, std::max<int64_t>(io.desc.Bytes(), 0)).value_or(INT64_MAX);
+  const int64_t outs = ge::CheckedMul(out, 1 + run_loop).value_or(INT64_MAX);
+  const int64_t total = ge::CheckedAdd(ge::CheckedAdd(in, outs).value_or(INT64_MAX), static_cast<int64_t>(m.device_bytes()))
+                            .value_or(INT64_MAX);
+  const int64_t limit = ge::EffectiveMemoryLimit(max_memory);
+  if (total <= limit) return ge::Status::Ok();
+  return ge::InvalidArgument("the loaded model (" + ge::HumanBytes(static_cast<int64_t>(m.device_bytes())) +
+                             ") and ge-run's input and output buffers (" + ge::HumanBytes(in) + " + " +
+                             ge::HumanBytes(outs) + ") need " + ge::HumanBytes(total) +
+                             ", more than the memory limit of " + ge::HumanBytes(limit) + " (--max_memory)");
+}
+
 std::string DeviceList() {
   std::string s;
   for (const std::string& n : ge::hal::DeviceNames()) s += (s.empty() ? "" : ", ") + n;
@@ -181,6 +198,7 @@ int Main(int argc, char** argv) {
   }
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_load).count();
   ge::LoadedModel& m = sink ? static_cast<ge::LoadedModel&>(*sink_model) : *v2_model;
+  if (auto s = CheckBuffersFit(m, run_loop, *memory_limit); !s.ok()) return ge::app::Fail(kTool, s.Annotated(model));
 
   // Inputs.
   std::vector<AlignedBytes> in_data;

@@ -103,7 +103,7 @@ Result<NpyArray> ParseNpy(const std::string& bytes, const std::string& origin) {
     if (descr == std::string("'") + d.descr + "'") a.desc.dtype = d.dtype;
   if (a.desc.dtype == DataType::kUndefined) return Unsupported(origin + ": .npy dtype " + descr + " is not supported");
   const auto dims = ParseShape(shape);
-  if (!dims) return bad("bad shape " + shape);
+  if (!dims) return bad("bad shape '" + shape + "'");
   a.desc.dims = *dims;
   const size_t data_start = header_start + header_len;
   const int64_t want = a.desc.Bytes();

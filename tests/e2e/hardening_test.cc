@@ -281,6 +281,19 @@ TEST_F(HardeningTest, RunRefusesAModelLargerThanTheMachineBeforeAllocating) {
   }
 }
 
+// The model fits (8 MiB of IO segments under 10 MiB), but ge-run's own input
+// and output buffers double that: refused before they are allocated.
+TEST_F(HardeningTest, RunCountsItsOwnBuffersAgainstTheLimit) {
+  ToolResult atc = Atc(Save("relu.onnx", OnnxModel("Relu", "relu0", {1 << 20}, 1)), "relu", {"--max_memory", "10M"});
+  ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
+  for (const char* mode : {"v2", "sink"}) {
+    SCOPED_TRACE(mode);
+    ExpectOneErrorLine(Run("ge-run", {"--model", Path("relu.om"), "--mode", mode, "--max_memory", "10M"}), "ge-run",
+                       {"relu.om", "ge-run's input and output buffers (4.0 MiB + 4.0 MiB)", "memory limit of 10.0 MiB"});
+    EXPECT_EQ(Run("ge-run", {"--model", Path("relu.om"), "--mode", mode, "--max_memory", "20M"}).exit_code, 0);
+  }
+}
+
 // Past the limit check (--max_memory 1T), the allocation itself fails: an
 // error line, not a crash. Only where the kernel refuses allocations larger
 // than the machine (overcommit heuristic or strict); with overcommit always
