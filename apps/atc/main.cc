@@ -26,9 +26,15 @@ std::string BaseName(const std::string& path) {
 }
 
 
+int Main(int argc, char** argv);
+
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) { return ge::app::RunMain(kTool, Main, argc, argv); }
+
+namespace {
+
+int Main(int argc, char** argv) {
   CLI::App app{
       "ge-atc: convert an ONNX model or a TensorFlow frozen graph into a .om file that ge-run executes,\n"
       "print a .om as JSON, or pre-check a model.\n\n"
@@ -71,9 +77,15 @@ int main(int argc, char** argv) {
                  "Streams to run independent branches on (1 = one stream, the default; at most the backend's, 8 on "
                  "the CPU): branches go to up to N streams by estimated cost, event record/wait tasks order "
                  "cross-stream edges (docs/streams.md)");
+  std::string max_memory;
+  app.add_option("--max_memory", max_memory,
+                 "Refuse a model with a tensor, memory segment or total above SIZE (bytes, or with K, M, G, T: 24G; "
+                 "at most 1T), which a loader with that much memory could not load. Default: this machine's memory");
   CLI11_PARSE(app, argc, argv);
 
   if (auto s = ge::app::SetupLogging(log); !s.ok()) return ge::app::Fail(kTool, s);
+  auto memory_limit = ge::app::ParseMaxMemory(max_memory);
+  if (!memory_limit.ok()) return ge::app::Fail(kTool, memory_limit.status());
 
   if (mode == 1) {
     if (om.empty() || json.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--mode 1 needs --om FILE and --json FILE"));
@@ -91,6 +103,7 @@ int main(int argc, char** argv) {
     if (!report_path.ok()) return ge::app::Fail(kTool, report_path.status());
     ge::CompileOptions options;
     options.model_name = BaseName(output.empty() ? model : output);
+    options.max_memory = *memory_limit;
     if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
       return ge::app::Fail(kTool, s);
     auto report = ge::app::Precheck(model, framework, input_shape, out_nodes, options);
@@ -107,6 +120,7 @@ int main(int argc, char** argv) {
 
   ge::CompileOptions options;
   options.model_name = BaseName(output);
+  options.max_memory = *memory_limit;
   options.verify_each_pass = spdlog::get_level() <= spdlog::level::debug;
   if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
     return ge::app::Fail(kTool, s);
@@ -127,3 +141,5 @@ int main(int argc, char** argv) {
   std::printf("ge-atc: wrote %s in %.2f s\n", om_path.c_str(), Seconds(t0));
   return 0;
 }
+
+}  // namespace

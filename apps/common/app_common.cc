@@ -1,10 +1,13 @@
 #include "common/app_common.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <new>
 #include <cstdlib>
 
 #include "ge/om.h"
+#include "ge/plan/memory_limit.h"
 #include "hal/device.h"
 #include "ge_base/sha256.h"
 #include "ge_parsers/onnx_parser.h"
@@ -35,6 +38,37 @@ std::vector<std::string> SplitList(const std::string& s, char sep) {
     pos = next + 1;
   }
   return out;
+}
+
+Result<int64_t> ParseMaxMemory(const std::string& flag) {
+  if (flag.empty()) return int64_t{0};
+  auto bad = [&](const std::string& why) {
+    return InvalidArgument("--max_memory: '" + flag + "' " + why + " (bytes, or a number with K, M, G or T: 24G)");
+  };
+  size_t digits = 0;
+  while (digits < flag.size() && std::isdigit(static_cast<unsigned char>(flag[digits]))) ++digits;
+  if (digits == 0 || digits > 15) return bad("is not a size");
+  int64_t value = std::stoll(flag.substr(0, digits));
+  std::string unit = flag.substr(digits);
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  static const std::pair<const char*, int> kUnits[] = {{"", 0}, {"B", 0}, {"K", 10}, {"M", 20}, {"G", 30}, {"T", 40}};
+  int shift = -1;
+  for (const auto& [name, s] : kUnits) {
+    const std::string n = name;
+    if (unit == n || (!n.empty() && n != "B" && (unit == n + "B" || unit == n + "IB"))) shift = s;
+  }
+  if (shift < 0) return bad("has an unknown unit");
+  if (value == 0) return bad("is zero");
+  if (value > (kMaxMemoryLimit >> shift)) return bad("is more than " + HumanBytes(kMaxMemoryLimit) + ", the largest limit");
+  return value << shift;
+}
+
+int RunMain(const std::string& tool, int (*main)(int, char**), int argc, char** argv) {
+  try {
+    return main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    return Fail(tool, Internal("out of memory"));
+  }
 }
 
 Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag) {

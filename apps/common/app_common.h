@@ -24,6 +24,14 @@ void InstallOneLineErrors(CLI::App& app, const std::string& tool);
 Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag);
 std::vector<std::string> SplitList(const std::string& s, char sep);
 
+// --max_memory SIZE: bytes, or a number with K, M, G or T (powers of 1024,
+// "24G", "512MiB"), in 1 B..1 TiB; "" is 0 (the machine's memory).
+Result<int64_t> ParseMaxMemory(const std::string& flag);
+
+// Runs a tool's main; an allocation nobody foresaw (std::bad_alloc) becomes
+// the one error line instead of an abort.
+int RunMain(const std::string& tool, int (*main)(int, char**), int argc, char** argv);
+
 // --disable_pass A,B / --fusion_switch_file F / --buffer_optimize on|off into
 // options (recorded in the .om); errors name the flag.
 Status ApplyPassFlags(const std::string& disable_pass, const std::string& fusion_switch_file,

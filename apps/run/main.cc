@@ -18,24 +18,54 @@
 #include "ge_base/file_io.h"
 #include "ge/tools/npy.h"
 #include "ge/om.h"
+#include "ge/plan/memory_limit.h"
 #include "ge/runtime.h"
+#include "ge_base/checked_math.h"
 #include "hal/device.h"
 
 namespace {
 
 constexpr const char* kTool = "ge-run";
 
-// 64-byte aligned bytes: the sink runtime binds such buffers zero-copy.
+// 64-byte aligned, zeroed bytes: the sink runtime binds such buffers
+// zero-copy. data is null when memory is short (AppendBuffer reports it).
 struct AlignedBytes {
-  explicit AlignedBytes(size_t n) : size(n), data(static_cast<uint8_t*>(std::aligned_alloc(64, (std::max<size_t>(n, 1) + 63) / 64 * 64))) {
-    std::memset(data, 0, size);
+  explicit AlignedBytes(size_t n) : size(n) {
+    const auto rounded = ge::CheckedAlignUp(static_cast<int64_t>(std::max<size_t>(n, 1)), 64);
+    data = rounded ? static_cast<uint8_t*>(std::aligned_alloc(64, static_cast<size_t>(*rounded))) : nullptr;
+    if (data) std::memset(data, 0, size);
   }
   ~AlignedBytes() { std::free(data); }
   AlignedBytes(AlignedBytes&& o) noexcept : size(o.size), data(o.data) { o.data = nullptr; }
   AlignedBytes(const AlignedBytes&) = delete;
   size_t size;
-  uint8_t* data;
+  uint8_t* data = nullptr;
 };
+
+// Appends a buffer of n bytes; an error naming `what` when it cannot be had.
+ge::Status AppendBuffer(std::vector<AlignedBytes>& bufs, size_t n, const std::string& what) {
+  bufs.emplace_back(n);
+  if (bufs.back().data) return ge::Status::Ok();
+  bufs.pop_back();
+  return ge::Internal("out of memory: cannot allocate " + ge::HumanBytes(static_cast<int64_t>(n)) + " for " + what);
+}
+
+// The loader checked the model's own memory; ge-run adds a buffer per input
+// and output (and one output set per --run_loop job), which must fit too.
+ge::Status CheckBuffersFit(const ge::LoadedModel& m, int run_loop, int64_t max_memory) {
+  int64_t in = 0, out = 0;
+  for (const ge::IoDesc& io : m.inputs()) in = ge::CheckedAdd(in, std::max<int64_t>(io.desc.Bytes(), 0)).value_or(INT64_MAX);
+  for (const ge::IoDesc& io : m.outputs()) out = ge::CheckedAdd(out, std::max<int64_t>(io.desc.Bytes(), 0)).value_or(INT64_MAX);
+  const int64_t outs = ge::CheckedMul(out, 1 + run_loop).value_or(INT64_MAX);
+  const int64_t total = ge::CheckedAdd(ge::CheckedAdd(in, outs).value_or(INT64_MAX), static_cast<int64_t>(m.device_bytes()))
+                            .value_or(INT64_MAX);
+  const int64_t limit = ge::EffectiveMemoryLimit(max_memory);
+  if (total <= limit) return ge::Status::Ok();
+  return ge::InvalidArgument("the loaded model (" + ge::HumanBytes(static_cast<int64_t>(m.device_bytes())) +
+                             ") and ge-run's input and output buffers (" + ge::HumanBytes(in) + " + " +
+                             ge::HumanBytes(outs) + ") need " + ge::HumanBytes(total) +
+                             ", more than the memory limit of " + ge::HumanBytes(limit) + " (--max_memory)");
+}
 
 std::string DeviceList() {
   std::string s;
@@ -65,9 +95,15 @@ std::string SafeFileName(const std::string& name) {
   return s.empty() ? "output" : s;
 }
 
+int Main(int argc, char** argv);
+
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) { return ge::app::RunMain(kTool, Main, argc, argv); }
+
+namespace {
+
+int Main(int argc, char** argv) {
   CLI::App app{
       "ge-run: load a .om written by ge-atc and execute it on a device (the CPU backend here).\n\n"
       "  ge-run --model m.om --input x.npy --compare y.npy            # run once, check against golden\n"
@@ -112,9 +148,15 @@ int main(int argc, char** argv) {
   app.add_option("--profile", profile,
                  "Sink: write a Chrome trace (chrome://tracing, Perfetto) of up to 20 timed runs: one lane per "
                  "stream, one slice per task, event waits with arrows");
+  std::string max_memory;
+  app.add_option("--max_memory", max_memory,
+                 "Refuse at load a model with a tensor, segment or total above SIZE (bytes, or with K, M, G, T: "
+                 "24G; at most 1T). Default: this machine's memory");
   app.add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
   CLI11_PARSE(app, argc, argv);
   if (auto s = ge::app::SetupLogging(log); !s.ok()) return ge::app::Fail(kTool, s);
+  auto memory_limit = ge::app::ParseMaxMemory(max_memory);
+  if (!memory_limit.ok()) return ge::app::Fail(kTool, memory_limit.status());
 
   const bool sink = mode == "sink";
   for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", timeout_ms > 0}, {"--run_loop", run_loop > 0},
@@ -142,6 +184,7 @@ int main(int argc, char** argv) {
     so.profile = !profile.empty();
     so.queue_depth = run_loop > 0 ? static_cast<size_t>(std::min(run_loop, 256)) : 16;
     so.device = *device_name;
+    so.max_memory = *memory_limit;
     auto id = ge::ModelManager::Global().Load(om->model, so);
     if (!id.ok()) return ge::app::Fail(kTool, id.status().Annotated(model));
     unloader.id = *id;
@@ -149,12 +192,13 @@ int main(int argc, char** argv) {
     if (!got.ok()) return ge::app::Fail(kTool, got.status());
     sink_model = *got;
   } else {
-    auto loaded = ge::LoadModel(om->model, ge::LoadOptions{ge::RunMode::kV2, *device_name});
+    auto loaded = ge::LoadModel(om->model, ge::LoadOptions{ge::RunMode::kV2, *device_name, *memory_limit});
     if (!loaded.ok()) return ge::app::Fail(kTool, loaded.status().Annotated(model));
     v2_model = std::move(loaded).value();
   }
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_load).count();
   ge::LoadedModel& m = sink ? static_cast<ge::LoadedModel&>(*sink_model) : *v2_model;
+  if (auto s = CheckBuffersFit(m, run_loop, *memory_limit); !s.ok()) return ge::app::Fail(kTool, s.Annotated(model));
 
   // Inputs.
   std::vector<AlignedBytes> in_data;
@@ -166,7 +210,7 @@ int main(int argc, char** argv) {
     const ge::IoDesc& io = m.inputs()[i];
     if (in_files.empty()) {
       auto bytes = ge::tools::RandomTensorBytes(io.desc, seed + static_cast<uint32_t>(i));
-      in_data.emplace_back(bytes.size());
+      if (auto s = AppendBuffer(in_data, bytes.size(), "input " + io.name); !s.ok()) return ge::app::Fail(kTool, s);
       if (!bytes.empty()) std::memcpy(in_data.back().data, bytes.data(), bytes.size());
       continue;
     }
@@ -176,7 +220,7 @@ int main(int argc, char** argv) {
       return ge::app::Fail(kTool, ge::InvalidArgument("--input " + in_files[i] + " is " + arr->desc.ToString() + ", input " +
                                                      std::to_string(i) + " (" + io.name + ") of the model is " +
                                                      io.desc.ToString()));
-    in_data.emplace_back(arr->bytes.size());
+    if (auto s = AppendBuffer(in_data, arr->bytes.size(), "input " + io.name); !s.ok()) return ge::app::Fail(kTool, s);
     if (!arr->bytes.empty()) std::memcpy(in_data.back().data, arr->bytes.data(), arr->bytes.size());
   }
   std::vector<const void*> in_ptrs;
@@ -189,7 +233,9 @@ int main(int argc, char** argv) {
   std::vector<void*> out_ptrs;
   std::vector<ge::MutableBuffer> out_bufs;
   for (const auto& io : m.outputs()) {
-    out_data.emplace_back(static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)));
+    if (auto s = AppendBuffer(out_data, static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)), "output " + io.name);
+        !s.ok())
+      return ge::app::Fail(kTool, s);
     out_ptrs.push_back(out_data.back().data);
     out_bufs.push_back({out_data.back().data, out_data.back().size});
   }
@@ -232,7 +278,9 @@ int main(int argc, char** argv) {
     std::vector<std::vector<ge::MutableBuffer>> job_bufs(static_cast<size_t>(run_loop));
     for (int k = 0; k < run_loop; ++k)
       for (const auto& io : m.outputs()) {
-        job_out[k].emplace_back(static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)));
+        if (auto s = AppendBuffer(job_out[k], static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)), "output " + io.name);
+            !s.ok())
+          return ge::app::Fail(kTool, s.Annotated("--run_loop"));
         job_bufs[k].push_back({job_out[k].back().data, job_out[k].back().size});
       }
     std::vector<double> job_ms(static_cast<size_t>(run_loop), 0);
@@ -336,3 +384,5 @@ int main(int argc, char** argv) {
   }
   return all_pass ? 0 : 1;
 }
+
+}  // namespace

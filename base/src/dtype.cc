@@ -1,5 +1,7 @@
 #include "ge_base/dtype.h"
 
+#include "ge_base/checked_math.h"
+
 #include <cstring>
 
 namespace ge {
@@ -44,13 +46,6 @@ bool IsFloatingPoint(DataType t) {
   return t == DataType::kFloat32 || t == DataType::kFloat16 || t == DataType::kBFloat16 || t == DataType::kFloat64;
 }
 
-int64_t NumElements(const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0) return -1;
-    if (__builtin_mul_overflow(n, d, &n)) return -1;  // absurd shapes read as unknown, never wrap
-  }
-  return n;
-}
+int64_t NumElements(const std::vector<int64_t>& dims) { return CheckedProduct(dims).value_or(-1); }
 
 }  // namespace ge

@@ -77,22 +77,29 @@ Status CheckLayouts(const KernelSpec& spec, LayoutSupport layouts) {
   return Status::Ok();
 }
 
+// The registry's statuses name the node once, whether or not the kernel's
+// own message already does (kernel.h): callers add nothing.
+Status NamedByNode(const KernelSpec& spec, const Status& s) {
+  const std::string where = "node " + spec.name + " (" + spec.op + ")";
+  if (s.ok() || s.message().rfind(where + ": ", 0) == 0) return s;
+  return s.Annotated(where);
+}
+
 }  // namespace
 
 Status KernelRegistry::Supports(const KernelSpec& spec) const {
   auto it = entries_.find(spec.op);
-  if (it == entries_.end()) return Unsupported("no kernel for op type " + spec.op);
+  if (it == entries_.end()) return NamedByNode(spec, Unsupported("no kernel for op type " + spec.op));
   GE_RETURN_IF_ERROR(CheckLayouts(spec, it->second.layouts));
-  if (it->second.support) return it->second.support(spec);
+  if (it->second.support) return NamedByNode(spec, it->second.support(spec));
   return Status::Ok();
 }
 
 Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const KernelSpec& spec) const {
-  auto it = entries_.find(spec.op);
-  if (it == entries_.end()) return Unsupported("no kernel for op type " + spec.op);
-  GE_RETURN_IF_ERROR(CheckLayouts(spec, it->second.layouts));
-  if (it->second.support) GE_RETURN_IF_ERROR(it->second.support(spec));
-  return it->second.create(spec);
+  GE_RETURN_IF_ERROR(Supports(spec));
+  auto kernel = entries_.at(spec.op).create(spec);
+  if (!kernel.ok()) return NamedByNode(spec, kernel.status());
+  return kernel;
 }
 
 std::vector<std::string> KernelRegistry::Ops() const {

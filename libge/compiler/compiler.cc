@@ -7,6 +7,7 @@
 #include "streams/streams.h"
 #include "tasks/task_builder.h"
 #include "ge/plan/verify.h"
+#include "ge/plan/memory_limit.h"
 #include "hal/device.h"
 
 namespace ge {
@@ -74,7 +75,12 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   plan_options.reuse = options.buffer_reuse;
   plan_options.inplace = options.buffer_reuse;  // in-place is reuse too
   plan_options.schedule = &schedule;
+  // What a loader would refuse is not written: every tensor and IO before
+  // planning (so the planner's sums stay small), the segments after.
+  const int64_t limit = EffectiveMemoryLimit(options.max_memory);
+  GE_RETURN_IF_ERROR(CheckMemoryLimit(m, limit));
   GE_ASSIGN_OR_RETURN(m.memory, memory::PlanMemory(*m.graph, plan_options));
+  GE_RETURN_IF_ERROR(CheckMemoryLimit(m.memory, limit));
   GE_ASSIGN_OR_RETURN(m.streams, tasks::BuildTasks(*m.graph, m.memory, std::move(schedule)));
   spdlog::debug("memory: {}", MemoryReport(m.memory));
   // Self-check: what the runtimes will verify at load must hold now; a

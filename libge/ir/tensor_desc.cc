@@ -1,5 +1,7 @@
 #include "ge/ir/tensor_desc.h"
 
+#include "ge_base/checked_math.h"
+
 namespace ge {
 
 const char* FormatName(Format f) {
@@ -41,10 +43,9 @@ bool TensorDesc::is_static() const {
 }
 
 int64_t TensorDesc::Bytes() const {
-  int64_t n = NumElements();
-  int64_t bytes;
-  if (n < 0 || __builtin_mul_overflow(n, static_cast<int64_t>(DataTypeSize(dtype)), &bytes)) return -1;
-  return bytes;
+  const int64_t n = NumElements();
+  if (n < 0) return -1;
+  return CheckedMul(n, static_cast<int64_t>(DataTypeSize(dtype))).value_or(-1);
 }
 
 std::string DimsToString(const std::vector<int64_t>& dims) {

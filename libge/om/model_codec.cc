@@ -109,7 +109,7 @@ struct Decoder {
   Result<Tensor> ConstTensor(const ConstTensorDef& t, const std::string& where) {
     GE_ASSIGN_OR_RETURN(TensorDesc desc, Desc(t.desc(), where));
     if (!desc.is_static()) return Corrupt(where + ": constant with a non-static shape");
-    if (static_cast<uint64_t>(desc.Bytes()) != t.size())
+    if (desc.Bytes() < 0 || static_cast<uint64_t>(desc.Bytes()) != t.size())
       return Corrupt(where + ": constant of " + desc.ToString() + " claims " + std::to_string(t.size()) + " bytes");
     if (t.weight_offset() % kSectionAlignment != 0) return Corrupt(where + ": weight offset not 64-byte aligned");
     if (t.weight_offset() > weights_size || t.size() > weights_size - t.weight_offset())

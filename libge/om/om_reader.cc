@@ -7,6 +7,7 @@
 #include <set>
 
 #include "ge/om.h"
+#include "ge_proto/protobuf_log.h"
 #include "model_codec.h"
 #include "om_layout.h"
 
@@ -36,6 +37,7 @@ bool AllZero(const uint8_t* p, size_t n) {
 }  // namespace
 
 Result<LoadedOm> ParseOm(const void* data, size_t size, const std::string& origin) {
+  RouteProtobufLogsToSpdlog();  // stderr is for the one error line
   const auto* bytes = static_cast<const uint8_t*>(data);
   if (size < om::kHeaderSize) return Bad(origin, "file of " + std::to_string(size) + " bytes is shorter than the header");
   om::Header h;

@@ -1,5 +1,7 @@
 #include "plan_codec.h"
 
+#include "ge/plan/memory_limit.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -99,7 +101,8 @@ Status DecodePlan(const ModelDef& def, Model& m) {
   p.no_reuse_size = d.no_reuse_size();
   p.lower_bound = d.lower_bound();
   for (int64_t s : {p.weights_size, p.feature_map_size, p.input_size, p.output_size})
-    if (s < 0 || s > (int64_t{1} << 40)) return Bad("segment size " + std::to_string(s) + " is out of range");
+    if (s < 0 || s > kMaxMemoryLimit)
+      return Bad("segment size " + std::to_string(s) + " is out of range (at most " + HumanBytes(kMaxMemoryLimit) + ")");
 
   // The order: every node of the graph exactly once.
   std::map<std::string, Node*> nodes;

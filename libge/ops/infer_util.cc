@@ -187,9 +187,15 @@ Result<Window> ReadWindow(InferContext& ctx, size_t spatial, Dims kernel) {
       return ctx.Error("stride " + std::to_string(w.strides[i]) + " on " + AxisLabel(i) + " must be positive");
     if (w.dilations[i] < 1)
       return ctx.Error("dilation " + std::to_string(w.dilations[i]) + " on " + AxisLabel(i) + " must be positive");
+    for (int64_t v : {w.kernel[i], w.strides[i], w.dilations[i]})
+      if (v > kMaxWindowValue)
+        return ctx.Error("window value " + std::to_string(v) + " on " + AxisLabel(i) + " is larger than " +
+                         std::to_string(kMaxWindowValue));
   }
-  for (int64_t p : w.pads)
+  for (int64_t p : w.pads) {
     if (p < 0) return ctx.Error("pads must not be negative, got " + std::to_string(p));
+    if (p > kMaxWindowValue) return ctx.Error("pad " + std::to_string(p) + " is larger than " + std::to_string(kMaxWindowValue));
+  }
   if (w.auto_pad != "NOTSET" && w.auto_pad != "SAME_UPPER" && w.auto_pad != "SAME_LOWER" && w.auto_pad != "VALID")
     return ctx.Error("auto_pad '" + w.auto_pad + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
   return w;

@@ -1,10 +1,13 @@
 #include "ge/tools/npy.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
+#include "ge_base/checked_math.h"
 #include "ge_base/file_io.h"
 
 namespace ge {
@@ -31,10 +34,41 @@ bool FindValue(const std::string& header, const std::string& key, std::string* o
   if (colon == std::string::npos) return false;
   size_t start = header.find_first_not_of(' ', colon + 1);
   if (start == std::string::npos) return false;
-  size_t end = header[start] == '(' ? header.find(')', start) + 1 : header.find_first_of(",}", start);
-  if (end == std::string::npos || end == 0) return false;
+  size_t end = header[start] == '(' ? header.find(')', start) : header.find_first_of(",}", start);
+  if (end == std::string::npos) return false;
+  if (header[start] == '(') ++end;
   *out = header.substr(start, end - start);
   return true;
+}
+
+// "(1, 3, 224, 224)", "(5,)", "()": decimal integers only (no float, sign or
+// exponent), each followed by a comma but the last.
+std::optional<std::vector<int64_t>> ParseShape(const std::string& shape) {
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') return std::nullopt;
+  std::vector<int64_t> dims;
+  size_t pos = 1;
+  const size_t end = shape.size() - 1;
+  auto skip_spaces = [&] {
+    while (pos < end && shape[pos] == ' ') ++pos;
+  };
+  skip_spaces();
+  while (pos < end) {
+    const size_t first = pos;
+    int64_t v = 0;
+    for (; pos < end && std::isdigit(static_cast<unsigned char>(shape[pos])); ++pos) {
+      const auto grown = CheckedMul(v, 10);
+      const auto next = grown ? CheckedAdd(*grown, shape[pos] - '0') : std::nullopt;
+      if (!next) return std::nullopt;
+      v = *next;
+    }
+    if (pos == first) return std::nullopt;
+    dims.push_back(v);
+    skip_spaces();
+    if (pos < end && shape[pos] != ',') return std::nullopt;
+    if (pos < end) ++pos;
+    skip_spaces();
+  }
+  return dims;
 }
 
 }  // namespace
@@ -68,25 +102,13 @@ Result<NpyArray> ParseNpy(const std::string& bytes, const std::string& origin) {
   for (const auto& d : kDescrs)
     if (descr == std::string("'") + d.descr + "'") a.desc.dtype = d.dtype;
   if (a.desc.dtype == DataType::kUndefined) return Unsupported(origin + ": .npy dtype " + descr + " is not supported");
-  // shape: "(1, 3, 224, 224)", "(5,)", "()"
-  std::string dims = shape.substr(1, shape.size() - 2);
-  size_t pos = 0;
-  while (pos < dims.size()) {
-    size_t comma = dims.find(',', pos);
-    std::string tok = dims.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    tok.erase(0, tok.find_first_not_of(' '));
-    if (!tok.empty()) {
-      char* end = nullptr;
-      long long v = std::strtoll(tok.c_str(), &end, 10);
-      if (end == tok.c_str() || v < 0) return bad("bad shape " + shape);
-      a.desc.dims.push_back(v);
-    }
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
+  const auto dims = ParseShape(shape);
+  if (!dims) return bad("bad shape '" + shape + "'");
+  a.desc.dims = *dims;
   const size_t data_start = header_start + header_len;
   const int64_t want = a.desc.Bytes();
-  if (want < 0 || static_cast<uint64_t>(want) != bytes.size() - data_start)
+  if (want < 0) return bad("shape " + a.desc.ToString() + " is too large");
+  if (static_cast<uint64_t>(want) != bytes.size() - data_start)
     return bad("data holds " + std::to_string(bytes.size() - data_start) + " bytes, shape " + a.desc.ToString() +
                " needs " + std::to_string(want));
   a.bytes.assign(bytes.begin() + static_cast<std::ptrdiff_t>(data_start), bytes.end());

@@ -14,9 +14,6 @@
 
 namespace ge::onnx_parser {
 
-namespace {
-
-// Visits every graph nested in node attributes, depth first, in file order.
 void ForEachSubgraph(const onnx::GraphProto& g, const std::function<void(const onnx::GraphProto&)>& fn) {
   for (const auto& n : g.node())
     for (const auto& a : n.attribute()) {
@@ -25,13 +22,14 @@ void ForEachSubgraph(const onnx::GraphProto& g, const std::function<void(const o
     }
 }
 
-// How a node is named in messages before the IR gives it a name.
 std::string NodeDisplayName(const onnx::NodeProto& n, int index) {
   if (!n.name().empty()) return n.name();
   for (const auto& o : n.output())
     if (!o.empty()) return o;
   return n.op_type() + "_" + std::to_string(index);
 }
+
+namespace {
 
 Status CheckGraphTensors(const onnx::GraphProto& g) {
   for (const auto& t : g.initializer()) GE_RETURN_IF_ERROR(CheckTensorData(t, "initializer '" + t.name() + "'"));

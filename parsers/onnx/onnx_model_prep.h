@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,6 +13,13 @@
 #include "onnx/onnx_pb.h"
 
 namespace ge::onnx_parser {
+
+// Visits every graph nested in node attributes, depth first, in file order.
+void ForEachSubgraph(const onnx::GraphProto& g, const std::function<void(const onnx::GraphProto&)>& fn);
+
+// How a node is named in messages before the IR gives it a name: its name,
+// else its first output, else OP_INDEX.
+std::string NodeDisplayName(const onnx::NodeProto& n, int index);
 
 // The opset of the default domain ("" or "ai.onnx"); -1 when not imported.
 int64_t DefaultDomainOpset(const onnx::ModelProto& model);

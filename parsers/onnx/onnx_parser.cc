@@ -1,6 +1,7 @@
 // The ONNX parser's flow: bytes → ModelProto → reject what ge cannot take
-// (foreign domains, tensors it cannot read) → check → opset conversion →
-// input shape overrides → shape inference → IR.
+// (names that are not UTF-8, foreign domains, tensors it cannot read) →
+// check → window attributes → opset conversion → input shape overrides →
+// shape inference → IR.
 #include "ge_parsers/onnx_parser.h"
 
 #include <spdlog/spdlog.h>
@@ -8,10 +9,13 @@
 #include <climits>
 #include <exception>
 
+#include "ge_proto/protobuf_log.h"
 #include "mapped_file.h"
+#include "onnx_attr_check.h"
 #include "onnx/onnx_pb.h"
 #include "onnx_graph_builder.h"
 #include "onnx_model_prep.h"
+#include "onnx_text_check.h"
 
 namespace ge {
 
@@ -27,9 +31,12 @@ Result<std::unique_ptr<Graph>> Parse(const char* data, size_t size, const ParseO
   // Almost any bytes parse as *some* message; a model has a graph.
   if (!model.has_graph()) return Corrupt("not an ONNX model (it has no graph)");
 
+  GE_RETURN_IF_ERROR(onnx_parser::CheckUtf8(model.graph()));
   GE_RETURN_IF_ERROR(onnx_parser::RejectForeignDomains(model.graph()));
   GE_RETURN_IF_ERROR(onnx_parser::CheckTensors(model.graph()));
   GE_RETURN_IF_ERROR(onnx_parser::CheckModel(model));
+  // Before the version converter and shape inference: onnx divides by these.
+  GE_RETURN_IF_ERROR(onnx_parser::CheckWindowAttributes(model.graph()));
   int64_t opset = -1;
   const int64_t original_opset = onnx_parser::DefaultDomainOpset(model);
   GE_RETURN_IF_ERROR(onnx_parser::ConvertOpsetIfNeeded(&model, &opset));
@@ -41,6 +48,7 @@ Result<std::unique_ptr<Graph>> Parse(const char* data, size_t size, const ParseO
 
 Result<std::unique_ptr<Graph>> ParseBuffer(const char* data, size_t size, const ParseOptions& options,
                                            const std::string& origin) {
+  RouteProtobufLogsToSpdlog();  // stderr is for the one error line
   // The onnx library and protobuf throw; no exception may leave the parser.
   try {
     auto graph = Parse(data, size, options);

@@ -1,8 +1,10 @@
 #include "onnx_tensor.h"
 
+#include <algorithm>
 #include <cstring>
-#include <limits>
 #include <vector>
+
+#include "ge_base/checked_math.h"
 
 namespace ge::onnx_parser {
 
@@ -13,14 +15,12 @@ using onnx::TensorProto;
 // Element count of `dims`, refusing negative dims and products that overflow
 // (a hostile file must not make us allocate or index past a buffer).
 Result<int64_t> CheckedNumElements(const std::vector<int64_t>& dims, size_t elem_size, const std::string& what) {
-  int64_t n = 1;
-  const int64_t limit = std::numeric_limits<int64_t>::max() / static_cast<int64_t>(std::max<size_t>(1, elem_size));
-  for (int64_t d : dims) {
+  for (int64_t d : dims)
     if (d < 0) return Corrupt(what + ": negative dimension in " + DimsToString(dims));
-    if (d != 0 && n > limit / d) return Corrupt(what + ": dims " + DimsToString(dims) + " overflow");
-    n *= d;
-  }
-  return n;
+  const auto n = CheckedProduct(dims);
+  if (!n || !CheckedMul(*n, static_cast<int64_t>(std::max<size_t>(1, elem_size))))
+    return Corrupt(what + ": dims " + DimsToString(dims) + " overflow");
+  return *n;
 }
 
 // Copies a repeated typed field into bytes, converting each value to T (ONNX

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ge/ops/op_registry.h"
 #include "tf_attrs.h"
 
 namespace ge::tf_parser {
@@ -50,7 +51,9 @@ Result<std::map<std::string, AttrValue>> PaddingAttrs(const tf::NodeDef& n, bool
     if (p[0] || p[1] || p[c] || p[c + 1])
       return NodeUnsupported(n, "explicit_paddings on the batch or channel dims are not supported");
     for (int64_t v : p)
-      if (v < 0) return NodeError(n, "explicit_paddings must not be negative");
+      if (v < 0 || v > kMaxWindowValue)
+        return NodeError(n, "explicit_paddings has " + std::to_string(v) + ", which must be in 0.." +
+                                std::to_string(kMaxWindowValue));
     attrs["pads"] = std::vector<int64_t>{p[h], p[w], p[h + 1], p[w + 1]};
   } else {
     return NodeUnsupported(n, "padding '" + padding + "' is not supported (SAME, VALID, EXPLICIT)");

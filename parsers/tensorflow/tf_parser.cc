@@ -8,6 +8,7 @@
 #include <climits>
 #include <exception>
 
+#include "ge_proto/protobuf_log.h"
 #include "onnx/mapped_file.h"  // the parsers' shared read-only file view
 #include "tf_attrs.h"
 #include "tf_graph_builder.h"
@@ -77,6 +78,7 @@ Result<TfCheckReport> Check(const char* data, size_t size, const ParseOptions& o
 // Protobuf and the standard library may throw; no exception leaves the parser.
 template <typename Fn>
 auto Guarded(const std::string& origin, Fn fn) -> decltype(fn()) {
+  RouteProtobufLogsToSpdlog();  // stderr is for the one error line
   try {
     auto r = fn();
     if (!r.ok()) return r.status().Annotated(origin);

@@ -1,7 +1,9 @@
 #include "tf_tensor.h"
 
+#include <algorithm>
 #include <cstring>
-#include <limits>
+
+#include "ge_base/checked_math.h"
 
 namespace ge::tf_parser {
 
@@ -10,14 +12,12 @@ namespace {
 // Element count of static dims, refusing products that overflow (a hostile
 // file must not make us allocate past reason).
 Result<int64_t> CheckedNumElements(const std::vector<int64_t>& dims, size_t elem_size, const std::string& what) {
-  int64_t n = 1;
-  const int64_t limit = std::numeric_limits<int64_t>::max() / static_cast<int64_t>(std::max<size_t>(1, elem_size));
-  for (int64_t d : dims) {
+  for (int64_t d : dims)
     if (d < 0) return Corrupt(what + ": a constant must have a known shape, not " + DimsToString(dims));
-    if (d != 0 && n > limit / d) return Corrupt(what + ": dims " + DimsToString(dims) + " overflow");
-    n *= d;
-  }
-  return n;
+  const auto n = CheckedProduct(dims);
+  if (!n || !CheckedMul(*n, static_cast<int64_t>(std::max<size_t>(1, elem_size))))
+    return Corrupt(what + ": dims " + DimsToString(dims) + " overflow");
+  return *n;
 }
 
 // Copies `count` values of a repeated field as T into `n` elements, repeating

@@ -34,7 +34,8 @@ const char* DataTypeName(DataType t);
 DataType DataTypeFromName(const std::string& name);
 bool IsFloatingPoint(DataType t);
 
-// Product of dims; -1 when any dim is negative (unknown).
+// Product of dims; -1 when any dim is negative (unknown) or the product does
+// not fit in int64 (TensorDesc::too_large tells the two apart).
 int64_t NumElements(const std::vector<int64_t>& dims);
 
 }  // namespace ge

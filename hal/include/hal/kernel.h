@@ -73,7 +73,9 @@ class Kernel {
   virtual ~Kernel() = default;
   // inputs[i] / outputs[j] point to buffers of spec.inputs[i].Bytes() /
   // spec.outputs[j].Bytes(); absent optional inputs are nullptr. Buffers are
-  // 64-byte aligned. Runs on the calling thread (oneDNN may fan out).
+  // 64-byte aligned. Runs on the calling thread (oneDNN may fan out). An
+  // error names the node, "node NAME (OP): ...", as the registry's do: the
+  // runtimes pass it on without adding the node again.
   virtual Status Run(const void* const* inputs, void* const* outputs) = 0;
 };
 
@@ -99,6 +101,8 @@ class KernelRegistry {
   void Register(const std::string& op, KernelSupportFn support, KernelCreateFn create,
                 LayoutSupport layouts = LayoutSupport::kPlain);
   bool HasOp(const std::string& op) const { return entries_.count(op) != 0; }
+  // Errors of both name the node, "node NAME (OP): ..." (from spec.name and
+  // spec.op), once.
   Status Supports(const KernelSpec& spec) const;
   Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) const;
   std::vector<std::string> Ops() const;

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <random>
 
+#include "ge_base/checked_math.h"
 #include "memory/memory_planner.h"
 
 namespace ge::memory {
@@ -50,7 +51,8 @@ int64_t PlaceInOrder(const std::vector<Interval>& iv, const std::vector<int64_t>
 
 }  // namespace
 
-int64_t AlignUp(int64_t v, int64_t alignment) { return (v + alignment - 1) / alignment * alignment; }
+// Callers keep v far from the top of int64 (PlanMemory checks the total).
+int64_t AlignUp(int64_t v, int64_t alignment) { return CheckedAlignUp(v, alignment).value_or(-1); }
 
 int64_t LowerBound(const std::vector<Interval>& intervals, int64_t alignment) {
   // Sweep: +size at first, -size after last.

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "ge/plan/happens_before.h"
+#include "ge_base/checked_math.h"
 #include "ge/ops/memory_alias.h"
 #include "ge/ops/op_registry.h"
 
@@ -106,8 +107,10 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
     for (size_t i = 0; i < n->num_outputs(); ++i) {
       const TensorKey key{n, static_cast<int>(i)};
       const int64_t bytes = n->output_desc(i).Bytes();
-      if (bytes < 0) return Unsupported("memory plan: node " + n->Label() + " output " + std::to_string(i) +
-                                        " has the dynamic shape " + n->output_desc(i).ToString());
+      if (bytes < 0)
+        return Unsupported("memory plan: node " + n->Label() + " output " + std::to_string(i) + " has the " +
+                           (n->output_desc(i).too_large() ? "too large" : "dynamic") + " shape " +
+                           n->output_desc(i).ToString());
       int64_t joined = -1;
       auto input_symbol = [&](int in) -> int64_t {
         if (in < 0 || static_cast<size_t>(in) >= n->num_inputs() || !n->HasInput(in)) return -1;
@@ -151,6 +154,16 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
       sym.graph_output = sym.graph_output || to_output[key];
       sym_of[key] = joined;
     }
+  }
+
+  // Every sum below is at most the total of all symbols, aligned: when that
+  // fits in int64, no offset, segment or peak can wrap.
+  int64_t total = 0;
+  for (const Sym& sym : syms) {
+    const auto aligned = CheckedAlignUp(sym.size, align);
+    const auto sum = aligned ? CheckedAdd(total, *aligned) : std::nullopt;
+    if (!sum) return InvalidArgument("memory plan: the tensors' total size does not fit in 64 bits");
+    total = *sum;
   }
 
   MemoryPlan plan;
@@ -204,7 +217,10 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
       } else {
         b.copy = true;  // its source offset is known once every symbol is placed
       }
-      plan.output_size += AlignUp(b.size, align);
+      // One tensor may be several outputs: this sum is not bounded by `total`.
+      const auto grown = CheckedAdd(plan.output_size, AlignUp(b.size, align));
+      if (!grown) return InvalidArgument("memory plan: the outputs' total size does not fit in 64 bits");
+      plan.output_size = *grown;
       plan.outputs.push_back(b);
     }
   }

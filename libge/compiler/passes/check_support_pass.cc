@@ -5,6 +5,7 @@
 #include "ge/ops/op_registry.h"
 #include "hal/device.h"
 #include "ge/ops/kernel_spec.h"
+#include "ge/plan/memory_limit.h"
 
 namespace ge {
 namespace {
@@ -19,7 +20,7 @@ Status Report(const std::vector<std::string>& problems) {
 Status CheckKnownOps(Graph& g, const PassContext&) {
   std::vector<std::string> problems;
   for (Node* n : g.nodes())
-    if (!OpRegistry::Global().Find(n->type())) problems.push_back(n->Label() + ": op type not supported");
+    if (!OpRegistry::Global().Find(n->type())) problems.push_back("node " + n->Label() + ": op type not supported");
   return Report(problems);
 }
 
@@ -28,22 +29,28 @@ Status CheckSupport(Graph& g, const PassContext& ctx) {
   for (Node* n : g.nodes()) {
     if (IsStructuralNode(*n)) continue;
     if (!OpRegistry::Global().Find(n->type())) {
-      problems.push_back(n->Label() + ": op type not supported");
+      problems.push_back("node " + n->Label() + ": op type not supported");
       continue;
     }
+    // The backend's answer names the node already (hal/kernel.h).
     Status s = ctx.device->kernels().Supports(BuildKernelSpec(*n));
-    if (!s.ok()) problems.push_back(n->Label() + ": " + s.message());
+    if (!s.ok()) problems.push_back(s.message());
   }
   return Report(problems);
 }
 
-Status StaticShapeCheck(Graph& g, const PassContext&) {
+// Also refuses, before any pass evaluates or folds them, tensors larger than
+// the memory limit (a static f32[2^32,2^32] is too large, not dynamic).
+Status StaticShapeCheck(Graph& g, const PassContext& ctx) {
+  const int64_t limit = EffectiveMemoryLimit(ctx.options->max_memory);
   for (Node* n : g.nodes())
-    for (size_t i = 0; i < n->num_outputs(); ++i)
+    for (size_t i = 0; i < n->num_outputs(); ++i) {
+      const std::string what = "node " + n->Label() + " output " + std::to_string(i);
       if (!n->output_desc(i).is_static())
-        return Unsupported("node " + n->Label() + " output " + std::to_string(i) + " has the dynamic shape " +
-                           n->output_desc(i).ToString() +
+        return Unsupported(what + " has the dynamic shape " + n->output_desc(i).ToString() +
                            "; dynamic shapes are not supported yet: fix the input shapes with --input_shape");
+      GE_RETURN_IF_ERROR(CheckTensorSize(n->output_desc(i), what, limit));
+    }
   return Status::Ok();
 }
 

@@ -27,7 +27,7 @@ bool Foldable(const Node& n, int64_t limit) {
   if (present == 0) return false;
   for (size_t i = 0; i < n.num_outputs(); ++i) {
     const TensorDesc& d = n.output_desc(i);
-    if (!d.is_static() || DataTypeSize(d.dtype) == 0 || d.Bytes() > limit) return false;
+    if (!d.is_static() || DataTypeSize(d.dtype) == 0 || d.Bytes() < 0 || d.Bytes() > limit) return false;
   }
   return true;
 }

@@ -30,7 +30,7 @@ const Tensor* Lookup(const ValueMap& values, const Node& n, size_t i) {
 bool OutputsSmallAndStatic(const Node& n) {
   for (size_t i = 0; i < n.num_outputs(); ++i) {
     const TensorDesc& d = n.output_desc(i);
-    if (!d.is_static() || d.NumElements() > kMaxEvaluatedElements || DataTypeSize(d.dtype) == 0) return false;
+    if (!d.is_static() || d.Bytes() < 0 || d.NumElements() > kMaxEvaluatedElements || DataTypeSize(d.dtype) == 0) return false;
   }
   return n.num_outputs() > 0;
 }

@@ -9,6 +9,7 @@
 
 #include "ge/ops/kernel_spec.h"
 #include "ge/plan/verify.h"
+#include "ge/plan/memory_limit.h"
 
 namespace ge::rt {
 namespace {
@@ -124,10 +125,11 @@ Result<hal::Device*> ResolveDevice(const Model& model, const std::string& reques
   return d;
 }
 
-Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device) {
+Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device, int64_t max_memory) {
+  if (!model.graph) return Corrupt("model " + model.name + " has no graph");
+  GE_RETURN_IF_ERROR(CheckMemoryLimit(model, EffectiveMemoryLimit(max_memory)));
   auto p = std::make_shared<Program>();
   p->device = &device;
-  if (!model.graph) return Corrupt("model " + model.name + " has no graph");
   NodeIndex by_name;
   for (const Node* n : model.graph->nodes()) by_name[n->name()] = n;
   GE_RETURN_IF_ERROR(InitRuntimeParams(model, by_name, *p));

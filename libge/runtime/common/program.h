@@ -47,9 +47,11 @@ struct Program {
 // model's target, else the default device.
 Result<hal::Device*> ResolveDevice(const Model& model, const std::string& requested);
 
-// Checks the plan and the task lists against the graph (arities, segment
-// ranges, IO sizes, event ids), copies the weights to the device once, and
-// builds the kernel specs with their constant inputs in place.
-Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device);
+// Checks the model against the memory limit (`max_memory` bytes, 0: the
+// machine's memory; ge/plan/memory_limit.h), the plan and the task lists
+// against the graph (arities, segment ranges, IO sizes, event ids), copies
+// the weights to the device once, and builds the kernel specs with their
+// constant inputs in place.
+Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device, int64_t max_memory = 0);
 
 }  // namespace ge::rt

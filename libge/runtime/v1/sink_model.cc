@@ -48,7 +48,7 @@ Status SinkModel::InitNodes() {
   const hal::KernelRegistry& registry = p_->device->kernels();
   for (size_t k = 0; k < p_->specs.size(); ++k) {
     auto kernel = registry.Create(p_->specs[k]);
-    if (!kernel.ok()) return kernel.status().Annotated("node " + p_->labels[k]);
+    if (!kernel.ok()) return kernel.status();  // names its node already (hal/kernel.h)
     kernels_.push_back(std::move(kernel).value());
   }
   spdlog::debug("sink InitNodes: {} kernels created", kernels_.size());
@@ -159,7 +159,7 @@ namespace ge {
 
 Result<std::unique_ptr<SinkLoadedModel>> LoadSinkModel(const Model& model, const SinkOptions& options) {
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
-  auto program = rt::BuildProgram(model, *device);
+  auto program = rt::BuildProgram(model, *device, options.max_memory);
   if (!program.ok()) return program.status().Annotated("sink load of " + model.name);
   auto m = std::make_unique<v1::SinkModel>(std::move(program).value(), options);
   GE_RETURN_IF_ERROR(m->Load().Annotated("sink load of " + model.name));

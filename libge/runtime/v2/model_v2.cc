@@ -23,7 +23,6 @@ struct KernelLaunch {
   hal::Kernel* kernel;
   const void* const* inputs;
   void* const* outputs;
-  const std::string* label;
   Status* error;
 };
 
@@ -31,7 +30,7 @@ int LaunchKernel(void* context) {
   auto* c = static_cast<KernelLaunch*>(context);
   Status s = c->kernel->Run(c->inputs, c->outputs);
   if (s.ok()) return 0;
-  *c->error = s.Annotated("node " + *c->label);
+  *c->error = s;  // names its node already (hal/kernel.h)
   return 1;
 }
 
@@ -88,12 +87,12 @@ class ModelV2 final : public LoadedModel {
     graph_.init.push_back([this] { return mem_.Init(*p_); });
     // Init 2: one kernel per task, created with its constant inputs.
     for (const rt::ProgramTask* t : tasks) {
-      launches_.push_back(KernelLaunch{nullptr, nullptr, nullptr, &p_->labels[t->kernel], &error_});
+      launches_.push_back(KernelLaunch{nullptr, nullptr, nullptr, &error_});
       KernelLaunch* launch = &launches_.back();
       graph_.main.push_back(ExecNode{LaunchKernel, launch});
       graph_.init.push_back([this, t, launch] {
         auto kernel = p_->device->kernels().Create(p_->specs[t->kernel]);
-        if (!kernel.ok()) return kernel.status().Annotated("node " + *launch->label);
+        if (!kernel.ok()) return kernel.status();  // names its node already
         launch->kernel = kernel->get();
         launch->inputs = mem_.inputs(*t);
         launch->outputs = mem_.outputs(*t);
@@ -118,9 +117,9 @@ class ModelV2 final : public LoadedModel {
 
 }  // namespace
 
-Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const std::string& device_name) {
-  GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, device_name));
-  GE_ASSIGN_OR_RETURN(auto program, rt::BuildProgram(model, *device));
+Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const LoadOptions& options) {
+  GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
+  GE_ASSIGN_OR_RETURN(auto program, rt::BuildProgram(model, *device, options.max_memory));
   auto m = std::make_unique<ModelV2>(std::move(program));
   GE_RETURN_IF_ERROR(m->Load());
   return std::unique_ptr<LoadedModel>(std::move(m));

@@ -183,3 +183,36 @@ TEST(TfNnOps, FusedBatchNormInBothFormats) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// Window attributes are refused before any arithmetic uses them, naming the
+// node and attribute, as the ONNX parser does (issue 17).
+TEST(TfNnOps, ZeroHugeOrNegativeWindowAttributesAreErrors) {
+  auto conv = [](Ints strides, std::string padding, Ints explicit_pads) {
+    ConvCase c{{1, 5, 5, 3}, {3, 3, 3, 2}, 1, 1, padding};
+    TfGraph g = ConvGraph(c, Iota(54), false);
+    tf::NodeDef* n = nullptr;
+    for (auto& node : *g.def().mutable_node())
+      if (node.name() == "conv") n = &node;
+    n->mutable_attr()->erase("strides");
+    SetList(n, "strides", strides);
+    if (!explicit_pads.empty()) SetList(n, "explicit_paddings", explicit_pads);
+    return Parse(g);
+  };
+  ASSERT_TRUE(conv({1, 1, 1, 1}, "EXPLICIT", {0, 0, 1, 1, 1, 1, 0, 0}).ok());
+  for (const auto& [strides, pads, want] : std::vector<std::tuple<Ints, Ints, std::string>>{
+           {{1, 0, 1, 1}, {}, "'strides' must be positive"},
+           {{1, int64_t{1} << 40, 1, 1}, {}, "'strides' is implausibly large"},
+           {{1, 1, 1, 1}, {0, 0, int64_t{1} << 31, 0, 0, 0, 0, 0}, "explicit_paddings has 2147483648"},
+           {{1, 1, 1, 1}, {0, 0, -1, 0, 0, 0, 0, 0}, "explicit_paddings has -1"}}) {
+    auto g = conv(strides, pads.empty() ? "VALID" : "EXPLICIT", pads);
+    ASSERT_FALSE(g.ok()) << want;
+    EXPECT_NE(g.status().message().find("conv"), std::string::npos) << g.status().message();
+    EXPECT_NE(g.status().message().find(want), std::string::npos) << g.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace ge::test

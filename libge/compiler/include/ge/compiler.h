@@ -51,6 +51,10 @@ struct CompileOptions {
   // streams, ordered by events (docs/streams.md). 1: one stream, no events.
   // At most the backend's Capabilities::max_streams.
   int32_t stream_num = 1;
+  // The memory limit (--max_memory) in bytes; 0: the machine's memory. A
+  // tensor, segment or model total above it is an error naming it, so that
+  // nothing is written that a loader would refuse (ge/plan/memory_limit.h).
+  int64_t max_memory = 0;
   // Constant folding never creates a constant larger than this.
   int64_t fold_limit_bytes = 1 << 20;
 };

@@ -41,6 +41,9 @@ struct LoadOptions {
   // The HAL device to run on, by registered name (ge-run --device); empty:
   // the device the model was compiled for (Model::target).
   std::string device;
+  // The memory limit in bytes (ge-run --max_memory); 0: the machine's memory.
+  // A model with a tensor or segment above it is refused before allocating.
+  int64_t max_memory = 0;
 };
 
 // Loads a compiled model (memory plan and task lists included: the runtime
@@ -74,6 +77,8 @@ struct SinkOptions {
   // The HAL device to run on, by registered name; empty: the device the
   // model was compiled for (Model::target).
   std::string device;
+  // As LoadOptions::max_memory.
+  int64_t max_memory = 0;
 };
 
 // One task of the last profiled run, for a Chrome trace.

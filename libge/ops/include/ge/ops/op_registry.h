@@ -14,6 +14,11 @@
 
 namespace ge {
 
+// The largest stride, dilation, kernel size, pad or block size a window op
+// accepts (2^31 - 1): far beyond any real model, and far from overflowing
+// the window arithmetic. The parsers refuse larger values with the same bound.
+constexpr int64_t kMaxWindowValue = (int64_t{1} << 31) - 1;
+
 // What inference of one node sees. Input descs come from the producers'
 // output descs; input values are known for constants and for small tensors
 // the shape-inference pass could evaluate (Shape -> Gather -> Concat chains).
