@@ -91,7 +91,9 @@ TEST(SinkFork, EightForksShareWeightsAndRunConcurrentlyCorrect) {
   // Under ThreadSanitizer (scripts/tsan.sh) each thread's shadow memory and
   // history are resident too, so the bound says nothing there; the forks
   // still run concurrently and their outputs are still checked.
-  if (!kThreadSanitizer) EXPECT_LT(rss8 - rss1, 7 * 1536) << "forks seem to copy the weights segment";
+  if (!kThreadSanitizer) {
+    EXPECT_LT(rss8 - rss1, 7 * 1536) << "forks seem to copy the weights segment";
+  }
 }
 
 }  // namespace
