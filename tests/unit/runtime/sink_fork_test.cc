@@ -8,6 +8,18 @@
 namespace ge::test {
 namespace {
 
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 // x[1,256] -> MatMul W1[256,512] -> Relu -> MatMul W2[512,256] -> y: 1 MiB of weights.
 std::unique_ptr<Graph> Mlp() {
   TinyGraph t;
@@ -76,7 +88,12 @@ TEST(SinkFork, EightForksShareWeightsAndRunConcurrentlyCorrect) {
   // Each fork has its own kernels, and the MatMul kernels keep the weights
   // reordered into oneDNN's layout (one packed copy per kernel, 1 MiB here).
   // A fork that also copied the weights segment would add 2 MiB each.
-  EXPECT_LT(rss8 - rss1, 7 * 1536) << "forks seem to copy the weights segment";
+  // Under ThreadSanitizer (scripts/tsan.sh) each thread's shadow memory and
+  // history are resident too, so the bound says nothing there; the forks
+  // still run concurrently and their outputs are still checked.
+  if (!kThreadSanitizer) {
+    EXPECT_LT(rss8 - rss1, 7 * 1536) << "forks seem to copy the weights segment";
+  }
 }
 
 }  // namespace

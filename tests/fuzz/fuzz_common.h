@@ -1,0 +1,46 @@
+// What the fuzz targets share: quiet logs, the compile each front end runs,
+// and the round trip a compiled model must survive. A broken invariant aborts,
+// so libFuzzer (or the replay tests) report it like any crash.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "ge/compiler.h"
+#include "ge/om.h"
+#include "ge_base/logging.h"
+
+namespace ge::fuzz {
+
+// Every rejected input would log a line; at libFuzzer's rate that is the
+// whole cost of a run. Errors come back as values and are ignored here.
+inline void Quiet() {
+  static const bool once = [] {
+    (void)SetupLogging("null");
+    return true;
+  }();
+  (void)once;
+}
+
+[[noreturn]] inline void Fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz invariant broken: %s\n", what.c_str());
+  std::abort();
+}
+
+// ge-atc's path after the parser: compile, then the .om round trip. A model
+// the compiler accepts must serialise, and its bytes must read back (else
+// ge-atc writes files that ge-run refuses).
+inline void CompileAndRoundTrip(std::unique_ptr<Graph> graph, const std::string& framework) {
+  CompileOptions options;
+  options.model_name = "fuzz";
+  options.framework = framework;
+  auto model = Compile(std::move(graph), options);
+  if (!model.ok()) return;
+  auto bytes = SerializeOm(*model);
+  if (!bytes.ok()) Fail("a compiled model does not serialise: " + bytes.status().message());
+  auto back = ParseOm(bytes->data(), bytes->size(), "fuzz.om");
+  if (!back.ok()) Fail("a compiled model's .om does not read back: " + back.status().message());
+}
+
+}  // namespace ge::fuzz
