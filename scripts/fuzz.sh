@@ -76,7 +76,8 @@ SECONDS_TO_RUN=$1; shift
 
 # Seeds: generated models and arrays, the repository's example, the small
 # reference models (not the large ones), and .om compiled from them by ge-atc.
-if [ ! -f "$SEEDS/.done" ]; then
+# Written again when the seed writer was rebuilt (new or changed seeds).
+if [ ! "$SEEDS/.done" -nt "$BUILD_DIR/tests/fuzz/fuzz_make_seeds" ]; then
   rm -rf "$SEEDS"
   "$BUILD_DIR/tests/fuzz/fuzz_make_seeds" "$SEEDS" 2>"$BUILD_DIR/seeds.log"
   cp examples/*.onnx "$SEEDS/onnx/"; cp examples/*.npy "$SEEDS/npy/"

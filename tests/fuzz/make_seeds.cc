@@ -236,18 +236,22 @@ void OnnxSeeds(Writer& w) {
     w.Source("onnx", "shape_folding", b.Bytes());
   }
   {
-    // Two independent conv branches: with --stream_num 2 they get a stream
-    // each and an event joins them (the 2streams .om).
+    // Two independent branches of two convs each, to two outputs (an Add
+    // joining them would fuse into a conv as its sum post-op and make one
+    // chain): with --stream_num 2 each gets a stream (the 2streams .om).
     OnnxModelBuilder b;
-    b.Input("x", kF, {1, 8, 16, 16}).Output("y", kF, {1, 8, 16, 16});
+    b.Input("x", kF, {1, 8, 16, 16}).Output("a", kF, {1, 8, 16, 16}).Output("b", kF, {1, 8, 16, 16});
     for (const char* br : {"a", "b"}) {
       const std::string p = br;
-      b.RawInit<float>(p + "w", kF, {8, 8, 3, 3}, Ramp(576));
-      auto* c = OnnxModelBuilder::NodeIn(b.graph(), "Conv", {"x", p + "w"}, {p + "c"});
-      AttrInts(c, "pads", {1, 1, 1, 1});
-      OnnxModelBuilder::NodeIn(b.graph(), "Relu", {p + "c"}, {p});
+      std::string in = "x";
+      for (const char* k : {"1", "2"}) {
+        b.RawInit<float>(p + "w" + k, kF, {8, 8, 3, 3}, Ramp(576));
+        auto* c = OnnxModelBuilder::NodeIn(b.graph(), "Conv", {in, p + "w" + k}, {p + "c" + k});
+        AttrInts(c, "pads", {1, 1, 1, 1});
+        in = std::string(k) == "2" ? p : p + "r" + k;
+        OnnxModelBuilder::NodeIn(b.graph(), "Relu", {p + "c" + k}, {in});
+      }
     }
-    b.Node("Add", {"a", "b"}, {"y"});
     w.Source("onnx", "two_branches", b.Bytes());
   }
   {
