@@ -3,6 +3,7 @@
 #include <numeric>
 #include <set>
 
+#include "ge_base/checked_math.h"
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -194,7 +195,11 @@ Status InferPad(InferContext& ctx) {
   for (size_t k = 0; k < n; ++k) {
     const int64_t a = axes[k];
     if (x.dims[a] < 0) continue;
-    out[a] = x.dims[a] + p[k] + p[k + n];
+    const auto padded = CheckedAdd(x.dims[a], p[k]);
+    const auto total = padded ? CheckedAdd(*padded, p[k + n]) : std::nullopt;
+    if (!total)
+      return ctx.Error("pads " + infer::ValuesToString(p) + " overflow axis " + std::to_string(a) + " of " + x.ToString());
+    out[a] = *total;
     if (out[a] < 0)
       return ctx.Error("pads " + infer::ValuesToString(p) + " crop axis " + std::to_string(a) + " of " + x.ToString() +
                        " below zero");

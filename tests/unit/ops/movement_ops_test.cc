@@ -158,6 +158,10 @@ TEST(Pad, Errors) {
   OpGraph neg("Pad");
   neg.In(F32({2, 3})).Const(I64s({-2, 0, -1, 0}));
   EXPECT_TRUE(FailsWith(neg, {"crop axis 0 of f32[2,3] below zero"}));
+  // Found by fuzz_onnx: two huge pads used to overflow int64 (UBSan).
+  OpGraph huge("Pad");
+  huge.In(F32({2, 3})).Const(I64s({int64_t{7} << 60, 0, int64_t{6} << 60, 0}));
+  EXPECT_TRUE(FailsWith(huge, {"overflow axis 0 of f32[2,3]"}));
   OpGraph mode("Pad");
   mode.In(F32({2, 3})).Const(I64s({0, 0, 0, 0})).Attr("mode", std::string("mirror"));
   EXPECT_TRUE(FailsWith(mode, {"mode 'mirror'"}));
