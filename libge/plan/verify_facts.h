@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ge/model.h"
 #include "ge/plan/happens_before.h"
@@ -19,6 +20,7 @@ struct Facts {
   const Model& model;
   const MemoryPlan& plan;
   std::map<std::string, const Node*> nodes;
+  std::vector<Node*> topo;                          // the graph's topological order, computed once
   std::map<TensorKey, const BufferPlan*> buffers;  // one per node output
   std::optional<streams::HappensBefore> hb;
   std::map<const Node*, streams::TaskPos> task;    // the kernel task of a node

@@ -53,9 +53,8 @@ class MemoryCheck {
 
   // Versions and groups, in topological order so inputs come first.
   Status BuildVersions() {
-    GE_ASSIGN_OR_RETURN(std::vector<Node*> topo, f_.model.graph->TopologicalOrder());
     const OpRegistry& registry = OpRegistry::Global();
-    for (const Node* n : topo) {
+    for (const Node* n : f_.topo) {
       const OpDef* def = registry.Find(n->type());
       for (size_t i = 0; i < n->num_outputs(); ++i) {
         const TensorKey key{n, static_cast<int>(i)};

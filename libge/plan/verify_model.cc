@@ -185,9 +185,8 @@ Status CheckTasks(Facts& f) {
 // the node's task, whatever the streams do. Nodes without a task (aliases)
 // pass their inputs' producers on.
 Status CheckDependencies(const Facts& f) {
-  GE_ASSIGN_OR_RETURN(std::vector<Node*> topo, f.model.graph->TopologicalOrder());
   std::map<const Node*, std::vector<const Node*>> ready;  // the kernel nodes a node's outputs wait for
-  for (const Node* n : topo) {
+  for (const Node* n : f.topo) {
     std::vector<const Node*> deps;
     for (size_t i = 0; i < n->num_inputs(); ++i)
       if (const Node* src = n->InputNode(i)) deps.push_back(src);
@@ -267,6 +266,7 @@ Status VerifyModel(const Model& model) {
   if (model.memory.empty() || model.streams.empty()) return Fail("the model has no memory plan or no task lists");
   Facts f(model);
   for (const Node* n : model.graph->nodes()) f.nodes[n->name()] = n;
+  GE_ASSIGN_OR_RETURN(f.topo, model.graph->TopologicalOrder());
   GE_RETURN_IF_ERROR(CheckIoDescs(f));
   GE_RETURN_IF_ERROR(CheckDescs(f));
   GE_RETURN_IF_ERROR(CheckBuffers(f));

@@ -50,20 +50,21 @@ class OnnxModel {
     node_->add_input(name);
   }
   void AddInitializer(const std::string& name, const std::vector<int64_t>& dims, const std::vector<float>& f32) {
-    auto* t = g_->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : dims) t->add_dims(d);
+    onnx::TensorProto* t = NewInitializer(name, onnx::TensorProto::FLOAT, dims);
     for (float v : f32) t->add_float_data(v);
-    node_->add_input(name);
   }
   void AddInt64Initializer(const std::string& name, const std::vector<int64_t>& values) {
+    onnx::TensorProto* t = NewInitializer(name, onnx::TensorProto::INT64, {static_cast<int64_t>(values.size())});
+    for (int64_t v : values) t->add_int64_data(v);
+  }
+  // An initializer fed to the current node as its next input; the caller fills the values.
+  onnx::TensorProto* NewInitializer(const std::string& name, int32_t dtype, const std::vector<int64_t>& dims) {
     auto* t = g_->add_initializer();
     t->set_name(name);
-    t->set_data_type(onnx::TensorProto::INT64);
-    t->add_dims(static_cast<int64_t>(values.size()));
-    for (int64_t v : values) t->add_int64_data(v);
+    t->set_data_type(dtype);
+    for (int64_t d : dims) t->add_dims(d);
     node_->add_input(name);
+    return t;
   }
   void Ints(const std::string& attr, const std::vector<int64_t>& values) {
     auto* a = node_->add_attribute();
