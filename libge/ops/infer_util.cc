@@ -3,17 +3,26 @@
 #include <algorithm>
 #include <set>
 
+#include "ge_base/checked_math.h"
+
 namespace ge::infer {
 
-int64_t DimProduct(const Dims& dims, size_t begin, size_t end) {
+std::optional<int64_t> DimProduct(const Dims& dims, size_t begin, size_t end) {
   int64_t p = 1;
-  bool unknown = false;
+  bool unknown = false, overflow = false;
   for (size_t i = begin; i < end && i < dims.size(); ++i) {
     if (dims[i] == 0) return 0;
-    if (dims[i] < 0) unknown = true;
-    else p *= dims[i];
+    if (dims[i] < 0) {
+      unknown = true;
+    } else if (auto q = CheckedMul(p, dims[i])) {
+      p = *q;
+    } else {
+      overflow = true;  // keep going: a later 0 still makes the product 0
+    }
   }
-  return unknown ? kUnknownDim : p;
+  if (unknown) return kUnknownDim;
+  if (overflow) return std::nullopt;
+  return p;
 }
 
 std::string ValuesToString(const Dims& v) {

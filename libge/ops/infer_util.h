@@ -28,9 +28,10 @@ inline bool IsUnknownRank(const Dims& d) { return d.size() == 1 && d[0] == kUnkn
 std::string ValuesToString(const Dims& v);
 
 // Product of dims[begin, end): 0 if any known dim is 0 (whatever the unknowns),
-// -1 if any is unknown, else the product.
-int64_t DimProduct(const Dims& dims, size_t begin, size_t end);
-inline int64_t DimProduct(const Dims& dims) { return DimProduct(dims, 0, dims.size()); }
+// -1 if any is unknown, else the product; nullopt when it does not fit in
+// int64 (dims from a hostile model's shape values).
+std::optional<int64_t> DimProduct(const Dims& dims, size_t begin, size_t end);
+inline std::optional<int64_t> DimProduct(const Dims& dims) { return DimProduct(dims, 0, dims.size()); }
 
 // Writes dtype and dims of output j. The format is left as it is: ND for a
 // fresh node, or whatever a layout pass chose, so re-inference keeps it.

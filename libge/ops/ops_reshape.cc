@@ -54,7 +54,11 @@ Status InferReshape(InferContext& ctx) {
       if (!copied_in.count(i)) in_rest.push_back(x.dims[i]);
     for (size_t i = 0; i < out.size(); ++i)
       if (!copied[i] && static_cast<int>(i) != infer_at) out_rest.push_back(out[i]);
-    const int64_t have = infer::DimProduct(in_rest), want = infer::DimProduct(out_rest);
+    const auto have_or = infer::DimProduct(in_rest), want_or = infer::DimProduct(out_rest);
+    if (!have_or || !want_or)
+      return ctx.Error("cannot reshape " + x.ToString() + " into " + infer::ValuesToString(shape) +
+                       ": the element count does not fit in int64");
+    const int64_t have = *have_or, want = *want_or;
     auto mismatch = [&] {
       return ctx.Error("cannot reshape " + x.ToString() + " into " + infer::ValuesToString(shape) + ": " +
                        std::to_string(have) + " elements do not make " +
@@ -90,7 +94,9 @@ Status InferFlatten(InferContext& ctx) {
                      std::to_string(-r) + ".." + std::to_string(r) + ")");
   if (axis < 0) axis += r;
   const size_t a = static_cast<size_t>(axis);
-  infer::SetOutput(ctx, 0, x.dtype, {infer::DimProduct(x.dims, 0, a), infer::DimProduct(x.dims, a, x.dims.size())});
+  const auto rows = infer::DimProduct(x.dims, 0, a), cols = infer::DimProduct(x.dims, a, x.dims.size());
+  if (!rows || !cols) return ctx.Error("input " + x.ToString() + " has more elements than int64 holds");
+  infer::SetOutput(ctx, 0, x.dtype, {*rows, *cols});
   return Status::Ok();
 }
 

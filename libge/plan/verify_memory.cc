@@ -203,7 +203,8 @@ class MemoryCheck {
       for (size_t i = 1; i < ranges.size(); ++i)
         if (ranges[i].first < ranges[i - 1].second)
           return Fail(std::string("two ") + kind + "bindings overlap at " + Addr(seg, ranges[i].first));
-      for (const auto& [key, b] : f_.buffers) {
+      for (const auto& [key, buffer] : f_.buffers) {
+        const auto& b = buffer;  // clang 14 cannot capture a structured binding
         if (b->segment != seg || b->size == 0) continue;
         auto inside = std::find_if(bindings.begin(), bindings.end(), [&](const IoBinding& io) {
           return b->offset >= io.offset && b->size <= io.size - (b->offset - io.offset) && b->offset < io.offset + io.size;

@@ -50,6 +50,16 @@ TEST(Reshape, ElementCountMismatchFails) {
   EXPECT_TRUE(FailsWith(neg, {"invalid dim -3"}));
 }
 
+TEST(Reshape, ShapeValuesWhoseProductOverflowsFail) {
+  // Found by the fuzzer: the element count of [2, 2^63-1] wrapped int64.
+  OpGraph g("Reshape");
+  g.In(F32({2, 3, 4})).Const(I64s({2, std::numeric_limits<int64_t>::max()}));
+  EXPECT_TRUE(FailsWith(g, {"cannot reshape f32[2,3,4]", "does not fit in int64"}));
+  OpGraph inf("Reshape");
+  inf.In(F32({2, 3, 4})).Const(I64s({-1, int64_t{1} << 40, int64_t{1} << 40}));
+  EXPECT_TRUE(FailsWith(inf, {"does not fit in int64"}));
+}
+
 TEST(Reshape, UnknownValueGivesRankFromTheShapeOperand) {
   OpGraph g("Reshape");
   g.In(F32({2, 3, 4})).In(I64({3}));
