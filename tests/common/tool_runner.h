@@ -20,6 +20,11 @@ namespace ge::test {
 
 namespace fs = std::filesystem;
 
+// The bundled example every tool test starts from.
+inline const std::string kTinyOnnx = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.onnx";
+inline const std::string kTinyInput = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.input.npy";
+inline const std::string kTinyGolden = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.output.npy";
+
 inline std::string ToolPath(const std::string& tool) { return std::string(GE_BINARY_DIR) + "/apps/" + tool; }
 
 inline std::string ShellQuote(const std::string& s) {

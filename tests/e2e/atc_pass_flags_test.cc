@@ -9,10 +9,6 @@
 namespace ge::test {
 namespace {
 
-const std::string kTinyOnnx = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.onnx";
-const std::string kTinyInput = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.input.npy";
-const std::string kTinyGolden = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.output.npy";
-
 class AtcPassFlags : public TempDirTest {
  protected:
   ToolResult Convert(std::vector<std::string> extra) {

@@ -14,10 +14,6 @@
 namespace ge::test {
 namespace {
 
-const std::string kTinyOnnx = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.onnx";
-const std::string kTinyInput = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.input.npy";
-const std::string kTinyGolden = std::string(GE_SOURCE_DIR) + "/examples/tiny_cnn.output.npy";
-
 class DumpTest : public TempDirTest {
  protected:
   void SetUp() override {

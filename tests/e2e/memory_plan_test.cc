@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tests/common/json_int.h"
 #include "tests/common/tool_runner.h"
 
 namespace ge::test {
@@ -15,11 +16,6 @@ namespace {
 class MemoryPlanTest : public TempDirTest, public ::testing::WithParamInterface<std::string> {};
 
 // proto3 JSON writes int64 as a string and leaves zeros out.
-int64_t Int(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key)) return 0;
-  return j[key].is_string() ? std::stoll(j[key].get<std::string>()) : j[key].get<int64_t>();
-}
-
 TEST_P(MemoryPlanTest, PeakNearTheLowerBoundAndOutputsMatchWithReuseOnAndOff) {
   const std::string name = GetParam();
   const fs::path models = GE_MODELS_DIR;
@@ -44,11 +40,11 @@ TEST_P(MemoryPlanTest, PeakNearTheLowerBoundAndOutputsMatchWithReuseOnAndOff) {
     const nlohmann::json& mem = j["model"]["memory"];
     ASSERT_TRUE(mem.is_object()) << "no memory plan in " << out << ".json";
     EXPECT_EQ(mem.value("reuse", false), reuse == 1);
-    peak[reuse] = Int(mem, "feature_map_size");
+    peak[reuse] = JsonInt(mem, "feature_map_size");
     // Both per plan: reuse off also turns in-place sharing off, which
     // changes the symbols and so the bound.
-    bound[reuse] = Int(mem, "lower_bound");
-    no_reuse[reuse] = Int(mem, "no_reuse_size");
+    bound[reuse] = JsonInt(mem, "lower_bound");
+    no_reuse[reuse] = JsonInt(mem, "no_reuse_size");
     EXPECT_FALSE(j["model"]["streams"].empty());
 
     ToolResult run = Run("ge-run", {"--model", out + ".om", "--input", input.string(), "--compare", golden.string()});

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "tests/common/json_int.h"
 #include "tests/common/tool_runner.h"
 
 namespace ge::test {
@@ -21,11 +22,6 @@ class StreamsTest : public TempDirTest {
     return nlohmann::json::parse(f, nullptr, false);
   }
 };
-
-int64_t Int(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key)) return 0;
-  return j[key].is_string() ? std::stoll(j[key].get<std::string>()) : j[key].get<int64_t>();
-}
 
 TEST_F(StreamsTest, SqueezenetOnTwoStreamsMatchesOneStream) {
   std::vector<std::string> outputs;  // output.npy bytes: (1 stream, 2 streams) x (v2, sink)
@@ -45,8 +41,8 @@ TEST_F(StreamsTest, SqueezenetOnTwoStreamsMatchesOneStream) {
     ASSERT_FALSE(j.is_discarded());
     const nlohmann::json& sched = j["schedule"];
     const nlohmann::json& streams = j["model"]["streams"];
-    peak[n] = Int(j["model"]["memory"], "feature_map_size");
-    bound[n] = Int(j["model"]["memory"], "lower_bound");
+    peak[n] = JsonInt(j["model"]["memory"], "feature_map_size");
+    bound[n] = JsonInt(j["model"]["memory"], "lower_bound");
     if (n == 1) {
       EXPECT_EQ(sched["stream_count"], 1);
       EXPECT_EQ(sched["event_count"], 0);

@@ -10,21 +10,6 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-#define RUN_OK(var, ...)                                              \
-  auto var##_result = RunKernel(__VA_ARGS__);                         \
-  ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
-  auto& var = *var##_result
-
-HostTensor I32(dims d, const std::vector<int32_t>& v) {
-  return HostTensor::Of<int32_t>(DataType::kInt32, std::move(d), v);
-}
-HostTensor Bool(dims d, const std::vector<uint8_t>& v) {
-  return HostTensor::Of<uint8_t>(DataType::kBool, std::move(d), v);
-}
-
 Result<std::vector<float>> F32Op(const std::string& op, const HostTensor& a, const HostTensor& b, const dims& out) {
   GE_ASSIGN_OR_RETURN(auto r, RunKernel(op, {}, {a, b}, {{DataType::kFloat32, out}}));
   return r[0].as<float>();

@@ -9,14 +9,6 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
-
-int64_t Count(const dims& d) {
-  int64_t n = 1;
-  for (auto x : d) n *= x;
-  return n;
-}
-
 struct ConvRef {
   dims y_dims;
   std::vector<float> y;
@@ -68,7 +60,7 @@ struct Case {
 };
 
 // Runs the kernel and the reference on the same random data.
-void Check(const Case& k, uint32_t seed = 1) {
+void CheckConv(const Case& k, uint32_t seed = 1) {
   auto x = Random(Count(k.x), seed), w = Random(Count(k.w), seed + 1), b = Random(k.w[0], seed + 2);
   ConvRef ref = RefConv2D(x, k.x, w, k.w, k.bias ? &b : nullptr, k.group, k.strides, k.pads, k.dil);
   auto res = Random(Count(ref.y_dims), seed + 3);
@@ -129,47 +121,47 @@ TEST(ConvKernel, HandComputedBiasAndPad) {
 }
 
 TEST(ConvKernel, Plain3x3WithBias) {
-  Check({.x = {2, 4, 7, 7}, .w = {3, 4, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}});
+  CheckConv({.x = {2, 4, 7, 7}, .w = {3, 4, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}});
 }
 
-TEST(ConvKernel, NoBiasNoPad) { Check({.x = {1, 3, 6, 5}, .w = {5, 3, 3, 2}}); }
+TEST(ConvKernel, NoBiasNoPad) { CheckConv({.x = {1, 3, 6, 5}, .w = {5, 3, 3, 2}}); }
 
 TEST(ConvKernel, Stride2AsymmetricPads) {
-  Check({.x = {1, 3, 9, 8}, .w = {4, 3, 3, 3}, .bias = true, .strides = {2, 2}, .pads = {0, 1, 2, 1}});
+  CheckConv({.x = {1, 3, 9, 8}, .w = {4, 3, 3, 3}, .bias = true, .strides = {2, 2}, .pads = {0, 1, 2, 1}});
 }
 
 TEST(ConvKernel, StrideLeavesRemainder) {
   // (8 - 3) / 2 is not exact: the last input row/column is never used.
-  Check({.x = {1, 2, 8, 8}, .w = {3, 2, 3, 3}, .strides = {2, 2}});
+  CheckConv({.x = {1, 2, 8, 8}, .w = {3, 2, 3, 3}, .strides = {2, 2}});
 }
 
 TEST(ConvKernel, NonConstWeightsAndBias) {
-  Check(
+  CheckConv(
       {.x = {1, 8, 9, 9}, .w = {16, 8, 3, 3}, .bias = true, .strides = {2, 1}, .pads = {1, 0, 1, 2}, .const_w = false});
 }
 
 TEST(ConvKernel, Dilation2) {
-  Check({.x = {1, 3, 10, 9}, .w = {4, 3, 3, 3}, .bias = true, .pads = {2, 2, 2, 2}, .dil = {2, 2}});
+  CheckConv({.x = {1, 3, 10, 9}, .w = {4, 3, 3, 3}, .bias = true, .pads = {2, 2, 2, 2}, .dil = {2, 2}});
 }
 
 TEST(ConvKernel, DilationAndStride) {
-  Check({.x = {1, 8, 11, 11}, .w = {8, 8, 3, 3}, .strides = {2, 2}, .pads = {1, 1, 1, 1}, .dil = {2, 3}});
+  CheckConv({.x = {1, 8, 11, 11}, .w = {8, 8, 3, 3}, .strides = {2, 2}, .pads = {1, 1, 1, 1}, .dil = {2, 3}});
 }
 
 TEST(ConvKernel, Grouped) {
-  Check({.x = {2, 4, 6, 6}, .w = {6, 2, 3, 3}, .bias = true, .group = 2, .pads = {1, 1, 1, 1}});
+  CheckConv({.x = {2, 4, 6, 6}, .w = {6, 2, 3, 3}, .bias = true, .group = 2, .pads = {1, 1, 1, 1}});
 }
 
 TEST(ConvKernel, GroupedLargeChannels) {
-  Check({.x = {1, 32, 8, 8}, .w = {64, 8, 3, 3}, .bias = true, .group = 4, .pads = {1, 1, 1, 1}});
+  CheckConv({.x = {1, 32, 8, 8}, .w = {64, 8, 3, 3}, .bias = true, .group = 4, .pads = {1, 1, 1, 1}});
 }
 
 TEST(ConvKernel, Depthwise) {
-  Check({.x = {1, 16, 9, 9}, .w = {16, 1, 3, 3}, .bias = true, .group = 16, .pads = {1, 1, 1, 1}});
+  CheckConv({.x = {1, 16, 9, 9}, .w = {16, 1, 3, 3}, .bias = true, .group = 16, .pads = {1, 1, 1, 1}});
 }
 
 TEST(ConvKernel, DepthwiseStride2NonConst) {
-  Check({.x = {1, 24, 10, 10},
+  CheckConv({.x = {1, 24, 10, 10},
          .w = {24, 1, 3, 3},
          .bias = true,
          .group = 24,
@@ -179,43 +171,43 @@ TEST(ConvKernel, DepthwiseStride2NonConst) {
 }
 
 TEST(ConvKernel, DepthwiseMultiplier) {
-  Check({.x = {1, 4, 7, 7}, .w = {8, 1, 3, 3}, .group = 4, .pads = {1, 1, 1, 1}});
+  CheckConv({.x = {1, 4, 7, 7}, .w = {8, 1, 3, 3}, .group = 4, .pads = {1, 1, 1, 1}});
 }
 
-TEST(ConvKernel, Pointwise1x1) { Check({.x = {1, 32, 7, 7}, .w = {64, 32, 1, 1}, .bias = true}); }
+TEST(ConvKernel, Pointwise1x1) { CheckConv({.x = {1, 32, 7, 7}, .w = {64, 32, 1, 1}, .bias = true}); }
 
 TEST(ConvKernel, Resnet3x3Block) {
-  Check({.x = {1, 64, 14, 14}, .w = {64, 64, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}});
+  CheckConv({.x = {1, 64, 14, 14}, .w = {64, 64, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}});
 }
 
 TEST(ConvKernel, FirstLayer7x7Stride2) {
-  Check({.x = {1, 3, 23, 23}, .w = {16, 3, 7, 7}, .bias = true, .strides = {2, 2}, .pads = {3, 3, 3, 3}});
+  CheckConv({.x = {1, 3, 23, 23}, .w = {16, 3, 7, 7}, .bias = true, .strides = {2, 2}, .pads = {3, 3, 3, 3}});
 }
 
 TEST(ConvKernel, AutoPadSameUpper) {
   // in 6, k 3, s 2: out 3, total pad 1, SAME_UPPER puts it at the end.
-  Check({.x = {1, 3, 6, 6}, .w = {4, 3, 3, 3}, .strides = {2, 2}, .pads = {0, 0, 1, 1}, .auto_pad = "SAME_UPPER"});
+  CheckConv({.x = {1, 3, 6, 6}, .w = {4, 3, 3, 3}, .strides = {2, 2}, .pads = {0, 0, 1, 1}, .auto_pad = "SAME_UPPER"});
 }
 
 TEST(ConvKernel, AutoPadSameLower) {
-  Check({.x = {1, 3, 6, 6}, .w = {4, 3, 3, 3}, .strides = {2, 2}, .pads = {1, 1, 0, 0}, .auto_pad = "SAME_LOWER"});
+  CheckConv({.x = {1, 3, 6, 6}, .w = {4, 3, 3, 3}, .strides = {2, 2}, .pads = {1, 1, 0, 0}, .auto_pad = "SAME_LOWER"});
 }
 
 TEST(ConvKernel, AutoPadSameUpperStride1) {
   // k 4: total pad 3 -> 1 before, 2 after.
-  Check({.x = {1, 2, 5, 5}, .w = {3, 2, 4, 4}, .bias = true, .pads = {1, 1, 2, 2}, .auto_pad = "SAME_UPPER"});
+  CheckConv({.x = {1, 2, 5, 5}, .w = {3, 2, 4, 4}, .bias = true, .pads = {1, 1, 2, 2}, .auto_pad = "SAME_UPPER"});
 }
 
 TEST(ConvKernel, AutoPadValidIgnoresPads) {
-  Check({.x = {1, 2, 5, 6}, .w = {3, 2, 3, 3}, .pads = {0, 0, 0, 0}, .auto_pad = "VALID"});
+  CheckConv({.x = {1, 2, 5, 6}, .w = {3, 2, 3, 3}, .pads = {0, 0, 0, 0}, .auto_pad = "VALID"});
 }
 
 TEST(ConvKernel, FusedRelu) {
-  Check({.x = {1, 16, 8, 8}, .w = {16, 16, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Relu"});
+  CheckConv({.x = {1, 16, 8, 8}, .w = {16, 16, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Relu"});
 }
 
 TEST(ConvKernel, FusedClip) {
-  Check({.x = {1, 8, 8, 8},
+  CheckConv({.x = {1, 8, 8, 8},
          .w = {16, 8, 3, 3},
          .bias = true,
          .pads = {1, 1, 1, 1},
@@ -224,18 +216,18 @@ TEST(ConvKernel, FusedClip) {
          .amax = 0.75f});
 }
 
-TEST(ConvKernel, FusedSigmoid) { Check({.x = {1, 4, 6, 6}, .w = {8, 4, 3, 3}, .bias = true, .act = "Sigmoid"}); }
+TEST(ConvKernel, FusedSigmoid) { CheckConv({.x = {1, 4, 6, 6}, .w = {8, 4, 3, 3}, .bias = true, .act = "Sigmoid"}); }
 
 TEST(ConvKernel, FusedSumThenRelu) {
-  Check({.x = {1, 16, 8, 8}, .w = {32, 16, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Relu", .sum = true});
+  CheckConv({.x = {1, 16, 8, 8}, .w = {32, 16, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Relu", .sum = true});
 }
 
 TEST(ConvKernel, FusedSumSmallChannels) {
-  Check({.x = {2, 3, 5, 5}, .w = {2, 3, 3, 3}, .pads = {1, 1, 1, 1}, .sum = true});
+  CheckConv({.x = {2, 3, 5, 5}, .w = {2, 3, 3, 3}, .pads = {1, 1, 1, 1}, .sum = true});
 }
 
 TEST(ConvKernel, FusedSumDepthwise) {
-  Check({.x = {1, 8, 6, 6},
+  CheckConv({.x = {1, 8, 6, 6},
          .w = {8, 1, 3, 3},
          .bias = true,
          .group = 8,
@@ -249,7 +241,7 @@ TEST(ConvKernel, FusedSumDepthwise) {
 TEST(ConvKernel, FusedSumPlainLayout) {
   // oneDNN runs this shape (channel multiplier 2) in plain nchw: the residual
   // is copied into the output, not reordered.
-  Check({.x = {1, 4, 7, 7},
+  CheckConv({.x = {1, 4, 7, 7},
          .w = {8, 1, 3, 3},
          .bias = true,
          .group = 4,
@@ -305,7 +297,7 @@ TEST(ConvKernel, Conv1D) {
 
 TEST(ConvKernel, PointwiseSumRelu) {
   // RunKernel runs twice: a sum post-op that accumulated into dst would double.
-  Check({.x = {1, 16, 6, 6}, .w = {16, 16, 1, 1}, .bias = true, .act = "Relu", .sum = true}, 11);
+  CheckConv({.x = {1, 16, 6, 6}, .w = {16, 16, 1, 1}, .bias = true, .act = "Relu", .sum = true}, 11);
 }
 
 TEST(ConvKernel, Conv3D) {

@@ -8,30 +8,8 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-
-#define RUN_OK(var, ...)                                              \
-  auto var##_result = RunKernel(__VA_ARGS__);                         \
-  ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
-  auto& var = *var##_result
-
-std::vector<float> Iota(int64_t n) {
-  std::vector<float> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
-  return v;
-}
-
-hal::Attrs Attr(const std::string& k, hal::Attrs::Value v) {
-  hal::Attrs a;
-  a.Set(k, std::move(v));
-  return a;
-}
-
-HostTensor I32(dims d, const std::vector<int32_t>& v, bool c = false) {
-  return HostTensor::Of<int32_t>(DataType::kInt32, std::move(d), v, c);
-}
 
 TEST(TransposeKernel, TwoDimTiled) {
   const int64_t m = 20, n = 37;  // not multiples of the tile

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -116,6 +117,40 @@ inline void ExpectNear(const std::vector<float>& got, const std::vector<float>& 
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i)
     EXPECT_NEAR(got[i], want[i], tol * std::max(1.0f, std::abs(want[i]))) << "at element " << i;
+}
+
+// The small vocabulary every kernel test speaks.
+using dims = std::vector<int64_t>;
+inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+#define RUN_OK(var, ...)                                              \
+  auto var##_result = RunKernel(__VA_ARGS__);                         \
+  ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
+  auto& var = *var##_result
+
+inline int64_t Count(const dims& d) {
+  int64_t n = 1;
+  for (auto x : d) n *= x;
+  return n;
+}
+
+inline std::vector<float> Iota(int64_t n) {
+  std::vector<float> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
+  return v;
+}
+
+inline hal::Attrs Attr(const std::string& k, hal::Attrs::Value v) {
+  hal::Attrs a;
+  a.Set(k, std::move(v));
+  return a;
+}
+
+inline HostTensor I32(dims d, const std::vector<int32_t>& v, bool is_const = false) {
+  return HostTensor::Of<int32_t>(DataType::kInt32, std::move(d), v, is_const);
+}
+inline HostTensor Bool(dims d, const std::vector<uint8_t>& v) {
+  return HostTensor::Of<uint8_t>(DataType::kBool, std::move(d), v);
 }
 
 }  // namespace ge::test

@@ -9,7 +9,6 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
 constexpr int32_t kLast = hal::kChannelsLast;
 
 // Where element (n, c, h, w) of an NCHW tensor lives in a layout, written

@@ -8,14 +8,6 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
-
-int64_t Count(const dims& d) {
-  int64_t n = 1;
-  for (auto x : d) n *= x;
-  return n;
-}
-
 // numpy.matmul by the book: promote 1-D, broadcast batch dims by index
 // arithmetic, drop the promoted dims.
 std::pair<dims, std::vector<float>> RefMatMul(const std::vector<float>& a, dims ad, const std::vector<float>& b,

@@ -8,20 +8,12 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
-
 std::vector<float> Random(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> d(lo, hi);
   std::vector<float> v(n);
   for (auto& x : v) x = d(gen);
   return v;
-}
-
-int64_t Count(const dims& d) {
-  int64_t n = 1;
-  for (auto x : d) n *= x;
-  return n;
 }
 
 TEST(BatchNormKernel, HandComputed) {

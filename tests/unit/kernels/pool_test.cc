@@ -10,8 +10,6 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
-
 struct PoolCase {
   dims x;  // N, C, H, W
   dims k, s = {1, 1}, pads = {0, 0, 0, 0}, dil = {1, 1};
@@ -66,7 +64,7 @@ hal::Attrs PoolAttrs(const PoolCase& c) {
   return a;
 }
 
-void Check(const std::string& op, const PoolCase& c, uint32_t seed = 1) {
+void CheckPool(const std::string& op, const PoolCase& c, uint32_t seed = 1) {
   auto x = Random(c.x[0] * c.x[1] * c.x[2] * c.x[3], seed);
   auto [yd, want] = RefPool(x, c, op == "MaxPool");
   auto out = RunKernel(op, PoolAttrs(c), {HostTensor::F32(c.x, x)}, {{DataType::kFloat32, yd}});
@@ -97,27 +95,27 @@ TEST(MaxPoolKernel, HandComputedCeilMode) {
 }
 
 TEST(MaxPoolKernel, SqueezenetCeilModeOddSizes) {
-  Check("MaxPool", {.x = {1, 3, 9, 10}, .k = {3, 3}, .s = {2, 2}, .ceil = true});
-  Check("MaxPool", {.x = {2, 4, 13, 13}, .k = {3, 3}, .s = {2, 2}, .ceil = true});
-  Check("MaxPool", {.x = {1, 16, 55, 55}, .k = {3, 3}, .s = {2, 2}, .ceil = true});
+  CheckPool("MaxPool", {.x = {1, 3, 9, 10}, .k = {3, 3}, .s = {2, 2}, .ceil = true});
+  CheckPool("MaxPool", {.x = {2, 4, 13, 13}, .k = {3, 3}, .s = {2, 2}, .ceil = true});
+  CheckPool("MaxPool", {.x = {1, 16, 55, 55}, .k = {3, 3}, .s = {2, 2}, .ceil = true});
 }
 
 TEST(MaxPoolKernel, CeilModeDropsWindowInPadding) {
   // in 5, k 2, s 2, pad end 1: ceil((5+1-2)/2)+1 = 3 windows, all start in the input.
   // in 4, k 2, s 2, pad end 1: ceil((4+1-2)/2)+1 = 3, but window 3 would start at 4 (padding): 2.
-  Check("MaxPool", {.x = {1, 2, 5, 4}, .k = {2, 2}, .s = {2, 2}, .pads = {0, 0, 1, 1}, .ceil = true});
+  CheckPool("MaxPool", {.x = {1, 2, 5, 4}, .k = {2, 2}, .s = {2, 2}, .pads = {0, 0, 1, 1}, .ceil = true});
 }
 
 TEST(MaxPoolKernel, FloorModeWithPads) {
-  Check("MaxPool", {.x = {1, 8, 11, 10}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 1, 1, 1}});
+  CheckPool("MaxPool", {.x = {1, 8, 11, 10}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 1, 1, 1}});
 }
 
 TEST(MaxPoolKernel, ResnetStem) {
-  Check("MaxPool", {.x = {1, 64, 28, 28}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 1, 1, 1}});
+  CheckPool("MaxPool", {.x = {1, 64, 28, 28}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 1, 1, 1}});
 }
 
 TEST(MaxPoolKernel, Dilation) {
-  Check("MaxPool", {.x = {1, 3, 10, 9}, .k = {2, 3}, .s = {1, 2}, .pads = {1, 0, 1, 2}, .dil = {2, 2}});
+  CheckPool("MaxPool", {.x = {1, 3, 10, 9}, .k = {2, 3}, .s = {1, 2}, .pads = {1, 0, 1, 2}, .dil = {2, 2}});
 }
 
 TEST(MaxPoolKernel, AutoPadSameUpper) {
@@ -163,20 +161,20 @@ TEST(AveragePoolKernel, HandComputedIncludeVsExcludePad) {
 }
 
 TEST(AveragePoolKernel, ExcludePadWithPads) {
-  Check("AveragePool", {.x = {2, 3, 7, 8}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 1, 1, 1}});
+  CheckPool("AveragePool", {.x = {2, 3, 7, 8}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 1, 1, 1}});
 }
 
 TEST(AveragePoolKernel, IncludePadWithAsymmetricPads) {
-  Check("AveragePool", {.x = {2, 3, 7, 8}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 0, 2, 1}, .include_pad = true});
+  CheckPool("AveragePool", {.x = {2, 3, 7, 8}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 0, 2, 1}, .include_pad = true});
 }
 
 TEST(AveragePoolKernel, CeilModeExcludePad) {
-  Check("AveragePool", {.x = {1, 4, 9, 10}, .k = {3, 3}, .s = {2, 2}, .ceil = true});
+  CheckPool("AveragePool", {.x = {1, 4, 9, 10}, .k = {3, 3}, .s = {2, 2}, .ceil = true});
 }
 
 TEST(AveragePoolKernel, CeilModeIncludePadExactFit) {
   // in 9, k 3, s 2, pads 1/1: ceil and floor agree, no window beyond the pads.
-  Check("AveragePool",
+  CheckPool("AveragePool",
         {.x = {1, 2, 9, 9}, .k = {3, 3}, .s = {2, 2}, .pads = {1, 1, 1, 1}, .ceil = true, .include_pad = true});
 }
 

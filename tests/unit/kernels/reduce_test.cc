@@ -8,19 +8,6 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
-
-#define RUN_OK(var, ...)                                              \
-  auto var##_result = RunKernel(__VA_ARGS__);                         \
-  ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
-  auto& var = *var##_result
-
-std::vector<float> Iota(int64_t n) {
-  std::vector<float> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
-  return v;
-}
-
 hal::Attrs Axes(const dims& axes, int64_t keepdims = 1) {
   hal::Attrs a;
   a.Set("axes", axes);

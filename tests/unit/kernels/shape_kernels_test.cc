@@ -9,25 +9,6 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
-
-#define RUN_OK(var, ...)                                              \
-  auto var##_result = RunKernel(__VA_ARGS__);                         \
-  ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
-  auto& var = *var##_result
-
-std::vector<float> Iota(int n) {
-  std::vector<float> v(n);
-  for (int i = 0; i < n; ++i) v[i] = static_cast<float>(i);
-  return v;
-}
-
-hal::Attrs Attr(const std::string& k, hal::Attrs::Value v) {
-  hal::Attrs a;
-  a.Set(k, std::move(v));
-  return a;
-}
-
 TEST(ShapeKernel, ReshapeWithConstantShapeZeroAndMinusOne) {
   RUN_OK(out, "Reshape", {}, {HostTensor::F32({2, 3, 4}, Iota(24)), HostTensor::I64({3}, {0, -1, 2}, true)},
          {{DataType::kFloat32, {2, 6, 2}}});

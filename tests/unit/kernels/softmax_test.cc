@@ -9,11 +9,9 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
-
 std::vector<float> Wide(size_t n, uint32_t seed) { return Random(n, seed, -3.0f, 3.0f); }
 
-int64_t Count(const dims& d, size_t b = 0, size_t e = SIZE_MAX) {
+int64_t CountRange(const dims& d, size_t b, size_t e = SIZE_MAX) {
   int64_t n = 1;
   for (size_t i = b; i < std::min(e, d.size()); ++i) n *= d[i];
   return n;
@@ -57,7 +55,7 @@ TEST(SoftmaxKernel, Opset13EveryAxis) {
     const int64_t ax = axis < 0 ? axis + 3 : axis;
     auto y = RunSoftmax("Softmax", xd, x, 13, axis);
     ASSERT_TRUE(y.ok()) << y.status().ToString();
-    ExpectNear(*y, RefSoftmax(x, Count(xd, 0, ax), xd[ax], Count(xd, ax + 1), false), 1e-5f);
+    ExpectNear(*y, RefSoftmax(x, CountRange(xd, 0, ax), xd[ax], CountRange(xd, ax + 1), false), 1e-5f);
   }
 }
 

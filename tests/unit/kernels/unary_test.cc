@@ -8,14 +8,7 @@
 namespace ge::test {
 namespace {
 
-using dims = std::vector<int64_t>;
 constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-#define RUN_OK(var, ...)                                              \
-  auto var##_result = RunKernel(__VA_ARGS__);                         \
-  ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
-  auto& var = *var##_result
 
 std::vector<float> RunF32(const std::string& op, const hal::Attrs& a, const std::vector<float>& x) {
   const dims d = {static_cast<int64_t>(x.size())};
