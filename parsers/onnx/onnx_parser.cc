@@ -15,6 +15,7 @@
 #include "onnx/onnx_pb.h"
 #include "onnx_graph_builder.h"
 #include "onnx_model_prep.h"
+#include "onnx_name_check.h"
 #include "onnx_text_check.h"
 
 namespace ge {
@@ -37,6 +38,7 @@ Result<std::unique_ptr<Graph>> Parse(const char* data, size_t size, const ParseO
   GE_RETURN_IF_ERROR(onnx_parser::CheckModel(model));
   // Before the version converter and shape inference: onnx divides by these.
   GE_RETURN_IF_ERROR(onnx_parser::CheckWindowAttributes(model.graph()));
+  GE_RETURN_IF_ERROR(onnx_parser::CheckNamesDefined(model.graph()));
   int64_t opset = -1;
   const int64_t original_opset = onnx_parser::DefaultDomainOpset(model);
   GE_RETURN_IF_ERROR(onnx_parser::ConvertOpsetIfNeeded(&model, &opset));

@@ -395,5 +395,20 @@ TEST_F(HardeningTest, InvalidUtf8GivesOneLineAndNoLibprotobufLine) {
   }
 }
 
+TEST_F(HardeningTest, AtcNamesAnUndefinedValueBeforeTheOpsetConverter) {
+  // Found by the fuzzer: the onnx version converter (opset 9 -> 13)
+  // dereferenced a graph output that nothing produces.
+  OnnxModel out("Tanh", "tanh0", {1, 4}, 2);
+  out.proto().mutable_opset_import(0)->set_version(9);
+  out.proto().mutable_graph()->mutable_output(0)->set_name("Y");
+  ExpectAtcRefuses(Atc(Save("dangling.onnx", out), "dangling"),
+                   {"dangling.onnx", "graph output 'Y' in graph 'hardening' is not produced by any node"});
+  OnnxModel in("Tanh", "tanh0", {1, 4}, 2);
+  in.proto().mutable_opset_import(0)->set_version(9);
+  in.node()->set_input(0, "nowhere");
+  ExpectAtcRefuses(Atc(Save("undefined.onnx", in), "undefined"),
+                   {"undefined.onnx", "tanh0", "'nowhere'"});  // the onnx checker's words
+}
+
 }  // namespace
 }  // namespace ge::test

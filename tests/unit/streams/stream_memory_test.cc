@@ -83,8 +83,9 @@ void ExpectOrderedSharing(const Graph& g, const MemoryPlan& p, const std::vector
   };
   for (const auto& [x, bx] : by_symbol)
     for (const auto& [y, by] : by_symbol)
-      if (x < y && Share(*bx.front(), *by.front()))
+      if (x < y && Share(*bx.front(), *by.front())) {
         EXPECT_TRUE(before(x, y) || before(y, x)) << bx.front()->node << " and " << by.front()->node << " share memory unordered";
+      }
 }
 
 TEST(StreamMemory, ABufferReadOnAnotherStreamIsNotReusedBeforeTheWait) {
