@@ -4,10 +4,16 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
+#include "atc/atc_flags.h"
+#include "atc/atc_model_info.h"
+#include "atc/atc_target.h"
 #include "common/app_common.h"
+#include "hal/device.h"
 #include "ge/tools/precheck.h"
 #include "ge_base/file_io.h"
 #include "ge/om.h"
@@ -26,6 +32,22 @@ std::string BaseName(const std::string& path) {
 }
 
 
+// --soc_version and --input_format into the compile options (recorded in the .om).
+ge::Status ApplyTargetFlags(const std::string& soc_version, const std::string& input_format, int framework,
+                            ge::CompileOptions& options, const std::function<void(const std::string&)>& warn) {
+  auto device = ge::hal::GetDevice(options.device);
+  if (!device.ok()) return device.status();
+  auto target = ge::atc::ResolveSocVersion(soc_version, (*device)->capabilities().channel_block);
+  if (!target.ok()) return target.status();
+  if (!target->warning.empty()) warn(target->warning);
+  options.channel_block = target->channel_block;
+  options.recorded_options.emplace_back("soc_version", target->name);
+  auto format = ge::atc::CheckInputFormat(input_format, framework);
+  if (!format.ok()) return format.status();
+  if (!input_format.empty()) options.recorded_options.emplace_back("input_format", *format);
+  return ge::Status::Ok();
+}
+
 int Main(int argc, char** argv);
 
 }  // namespace
@@ -41,12 +63,16 @@ int Main(int argc, char** argv) {
       "  ge-atc --model m.onnx --framework 5 --output out/m      # writes out/m.om\n"
       "  ge-atc --model m.pb --framework 3 --output out/m        # TensorFlow frozen GraphDef\n"
       "  ge-atc --mode 1 --om out/m.om --json out/m.json        # .om -> JSON\n"
-      "  ge-atc --mode 3 --model m.pb --framework 3 --json r.json  # pre-check: every unsupported node\n\n"
+      "  ge-atc --mode 3 --model m.pb --framework 3 --json r.json  # pre-check: every unsupported node\n"
+      "  ge-atc --mode 6 --om out/m.om                            # model information\n\n"
       "Conversion parses the model (ONNX: the onnx library's checker, version converter outside opsets\n"
       "11-17, shape inference; TensorFlow: our GraphDef parser, NHWC converted to NCHW at the\n"
       "boundaries), infers every shape, checks that the CPU backend supports every node\n"
       "(listing all that are not), and writes the .om atomically (no partial file on failure).\n"
-      "The same model and flags give a byte-identical .om.",
+      "The same model and flags give a byte-identical .om.\n\n"
+      "atc command lines run unchanged: -flag and --flag-name spellings are accepted, and atc flags\n"
+      "that mean nothing on a CPU are accepted with one warning line, or refused with the reason\n"
+      "(docs/compatibility.md lists every one).",
       kTool};
   ge::app::InstallOneLineErrors(app, kTool);
   std::string model, output, input_shape, out_nodes, om, json, log = "warning";
@@ -59,10 +85,42 @@ int Main(int argc, char** argv) {
   app.add_option("--out_nodes", out_nodes, "Graph outputs to keep instead of the model's own: \"name1;name2\" (TensorFlow: \"node\" or \"node:k\")");
   app.add_option("--mode", mode,
                  "0: convert (default); 1: write the .om given by --om as JSON to --json; 3: pre-check --model "
-                 "(report to --json, or to <--output>.precheck.json; exit 1 if any node is unsupported)")
-      ->check(CLI::IsMember({0, 1, 3}));
-  app.add_option("--om", om, "--mode 1: the .om file to show");
+                 "(report to --check_report or --json, else <--output>.precheck.json; exit 1 if any node is "
+                 "unsupported); 6: print the model information of the .om given by --om")
+      ->check(CLI::IsMember({0, 1, 3, 6}));
+  app.add_option("--om", om, "--mode 1 and 6: the .om file to show");
   app.add_option("--json", json, "--mode 1: the JSON file to write; --mode 3: the check report");
+  std::string check_report;
+  app.add_option("--check_report", check_report, "--mode 3: the check report (atc's name; same as --json)");
+  std::string soc_version, input_format, precision_mode, precision_mode_v2, implmode, implmode_ops, output_type;
+  std::string disable_reuse_memory, enable_single_stream;
+  app.add_option("--soc_version", soc_version,
+                 "Target CPU: native (default: this machine), cpu (plain layouts, any x86-64), cpu_avx2, cpu_avx512. "
+                 "It decides the activation layouts and is recorded in the .om; an Ascend name (Ascend310P3, "
+                 "Ascend910B, ...) means native, with a warning");
+  app.add_option("--input_format", input_format,
+                 "The inputs' layout, as atc: ONNX NCHW (default), ND, NCDHW; TensorFlow NHWC (default), NCHW, ND, "
+                 "NDHWC, NCDHW. Checked against the framework and recorded");
+  app.add_option("--precision_mode", precision_mode,
+                 "atc's precision mode. force_fp32 and must_keep_origin_dtype are what the CPU does; the reduced "
+                 "precision modes (allow_fp32_to_fp16, force_fp16, allow_mix_precision, ...) are accepted with a "
+                 "warning: every operator computes in float32");
+  app.add_option("--precision_mode_v2", precision_mode_v2, "atc's precision mode v2: as --precision_mode (origin = float32)");
+  app.add_option("--op_select_implmode", implmode,
+                 "high_performance | high_precision (| *_for_all): every CPU kernel has one implementation, in full "
+                 "float32 precision; high_performance is accepted with a warning")
+      ->check(CLI::IsMember({"high_performance", "high_precision", "high_performance_for_all", "high_precision_for_all"}));
+  app.add_option("--optypelist_for_implmode", implmode_ops, "Op types --op_select_implmode applies to: \"Sigmoid,Gelu\"");
+  app.add_option("--output_type", output_type,
+                 "Output data type, for all outputs (FP32) or per output (\"node:index:FP32;...\"); only FP32 (what "
+                 "every output is) is supported yet");
+  app.add_option("--disable_reuse_memory", disable_reuse_memory,
+                 "1: every tensor its own memory (atc's name for --buffer_optimize off); 0: reuse (default)")
+      ->check(CLI::IsMember({"0", "1"}));
+  app.add_option("--enable_single_stream", enable_single_stream, "true: one stream (atc's name; same as --stream_num 1)")
+      ->check(CLI::IsMember({"true", "false"}));
+  std::map<std::string, std::string> compat_values;
+  ge::atc::AddCompatOptions(app, compat_values);
   app.add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
   std::string disable_pass, fusion_switch_file, buffer_optimize = "on";
   app.add_option("--disable_pass", disable_pass,
@@ -70,8 +128,9 @@ int Main(int argc, char** argv) {
   app.add_option("--fusion_switch_file", fusion_switch_file,
                  "ATC-style JSON switching fusion passes on/off: {\"Switch\":{\"GraphFusion\":{\"NAME\":\"off\"}}}");
   app.add_option("--buffer_optimize", buffer_optimize,
-                 "Feature-map memory reuse between tensors with disjoint lifetimes: on (default) or off")
-      ->check(CLI::IsMember({"on", "off"}));
+                 "Feature-map memory reuse between tensors with disjoint lifetimes: on (default) or off; atc's "
+                 "l2_optimize and off_optimize mean on and off")
+      ->check(CLI::IsMember({"on", "off", "l2_optimize", "off_optimize"}));
   std::string stream_num = "1";
   app.add_option("--stream_num", stream_num,
                  "Streams to run independent branches on (1 = one stream, the default; at most the backend's, 8 on "
@@ -81,11 +140,47 @@ int Main(int argc, char** argv) {
   app.add_option("--max_memory", max_memory,
                  "Refuse a model with a tensor, memory segment or total above SIZE (bytes, or with K, M, G, T: 24G; "
                  "at most 1T), which a loader with that much memory could not load. Default: this machine's memory");
-  CLI11_PARSE(app, argc, argv);
+  // atc's spellings (-flag, --flag-name) become ours before CLI11 sees them.
+  std::vector<std::string> args = ge::atc::NormalizeArgs(argc, argv);
+  std::vector<char*> arg_ptrs;
+  for (std::string& a : args) arg_ptrs.push_back(a.data());
+  CLI11_PARSE(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
 
   if (auto s = ge::app::SetupLogging(log); !s.ok()) return ge::app::Fail(kTool, s);
   auto memory_limit = ge::app::ParseMaxMemory(max_memory);
   if (!memory_limit.ok()) return ge::app::Fail(kTool, memory_limit.status());
+  auto warnings = ge::atc::CheckCompatOptions(compat_values);
+  if (!warnings.ok()) return ge::app::Fail(kTool, warnings.status());
+  auto warn = [](const std::string& w) { std::fprintf(stderr, "%s: warning: %s\n", kTool, w.c_str()); };
+  for (const std::string& w : *warnings) warn(w);
+  if (buffer_optimize == "l2_optimize") buffer_optimize = "on";
+  if (buffer_optimize == "off_optimize" || disable_reuse_memory == "1") buffer_optimize = "off";
+  if (!check_report.empty()) {
+    if (!json.empty() && json != check_report)
+      return ge::app::Fail(kTool, ge::InvalidArgument("--check_report and --json name different report files"));
+    json = check_report;
+  }
+  for (const auto& [flag, value] : {std::pair<const char*, std::string*>{"--precision_mode", &precision_mode},
+                                    {"--precision_mode_v2", &precision_mode_v2}}) {
+    static const std::set<std::string> kFloat32 = {"force_fp32", "must_keep_origin_dtype", "origin", "cube_fp16in_fp32out"};
+    if (!value->empty() && !kFloat32.count(*value))
+      warn(std::string(flag) + " " + *value + ": the CPU computes every operator in float32 (no reduced precision yet)");
+  }
+  if (implmode.rfind("high_performance", 0) == 0)
+    warn("--op_select_implmode " + implmode + ": every CPU kernel has one implementation, in full float32 precision");
+  for (const std::string& entry : ge::app::SplitList(output_type, ';')) {
+    const std::string type = entry.substr(entry.find_last_of(':') == std::string::npos ? 0 : entry.find_last_of(':') + 1);
+    if (type != "FP32")
+      return ge::app::Fail(kTool, ge::Unsupported("--output_type " + output_type + ": only FP32 outputs are supported yet"));
+  }
+
+  if (mode == 6) {
+    if (om.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--mode 6 needs --om FILE"));
+    auto loaded = ge::ReadOmFile(om);
+    if (!loaded.ok()) return ge::app::Fail(kTool, loaded.status());
+    std::printf("%s", ge::atc::ModelInfo(loaded->model).c_str());
+    return 0;
+  }
 
   if (mode == 1) {
     if (om.empty() || json.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--mode 1 needs --om FILE and --json FILE"));
@@ -106,6 +201,8 @@ int Main(int argc, char** argv) {
     options.max_memory = *memory_limit;
     if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
       return ge::app::Fail(kTool, s);
+    if (auto s = ApplyTargetFlags(soc_version, input_format, framework, options, warn); !s.ok())
+      return ge::app::Fail(kTool, s);
     auto report = ge::app::Precheck(model, framework, input_shape, out_nodes, options);
     // A model that cannot even be read has no report: the one error line says why.
     if (!report.ok()) return ge::app::Fail(kTool, report.status());
@@ -124,7 +221,10 @@ int Main(int argc, char** argv) {
   options.verify_each_pass = spdlog::get_level() <= spdlog::level::debug;
   if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
     return ge::app::Fail(kTool, s);
+  if (enable_single_stream == "true") stream_num = "1";
   if (auto s = ge::app::ApplyStreamFlag(stream_num, options); !s.ok()) return ge::app::Fail(kTool, s);
+  if (auto s = ApplyTargetFlags(soc_version, input_format, framework, options, warn); !s.ok())
+    return ge::app::Fail(kTool, s);
   auto t0 = std::chrono::steady_clock::now();
   std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());
   auto compiled = ge::app::ConvertModel(model, framework, input_shape, out_nodes, options);

@@ -49,7 +49,9 @@ struct Decision {
 
 Status Run(Graph& g, const PassContext& ctx) {
   if (!ctx.device) return Status::Ok();
-  const int32_t block = ctx.device->capabilities().channel_block;
+  // The target's layout (--soc_version) when given, else the device's.
+  const int32_t block = ctx.options && ctx.options->channel_block ? *ctx.options->channel_block
+                                                                  : ctx.device->capabilities().channel_block;
   if (block == 0) return Status::Ok();
   GE_ASSIGN_OR_RETURN(std::vector<Node*> order, g.TopologicalOrder());
 

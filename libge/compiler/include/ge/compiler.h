@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -51,6 +52,9 @@ struct CompileOptions {
   // streams, ordered by events (docs/streams.md). 1: one stream, no events.
   // At most the backend's Capabilities::max_streams.
   int32_t stream_num = 1;
+  // The activation layout (hal TensorInfo::channel_block) for the target
+  // CPU (--soc_version); unset: the device's own preference.
+  std::optional<int32_t> channel_block;
   // The memory limit (--max_memory) in bytes; 0: the machine's memory. A
   // tensor, segment or model total above it is an error naming it, so that
   // nothing is written that a loader would refuse (ge/plan/memory_limit.h).

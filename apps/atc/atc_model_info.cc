@@ -1,0 +1,32 @@
+#include "atc/atc_model_info.h"
+
+#include "ge/plan.h"
+
+namespace ge::atc {
+namespace {
+
+std::string IoLines(const char* what, const std::vector<IoDesc>& list) {
+  std::string s;
+  for (size_t i = 0; i < list.size(); ++i)
+    s += std::string(what) + " " + std::to_string(i) + ": " + list[i].name + " " + list[i].desc.ToString() + "\n";
+  return s;
+}
+
+}  // namespace
+
+std::string ModelInfo(const Model& m) {
+  std::string s = "model: " + m.name + "\n";
+  s += "producer: " + m.producer + "\n";
+  s += "framework: " + m.framework + " (source sha256 " + m.source_sha256 + ")\n";
+  s += "device: " + m.target + "\n";
+  for (const auto& [k, v] : m.options) s += "option " + k + ": " + v + "\n";
+  s += IoLines("input", m.inputs) + IoLines("output", m.outputs);
+  size_t tasks = 0;
+  for (const StreamTasks& st : m.streams) tasks += st.tasks.size();
+  s += "graph: " + std::to_string(m.graph ? m.graph->num_nodes() : 0) + " nodes; " + std::to_string(m.streams.size()) +
+       (m.streams.size() == 1 ? " stream, " : " streams, ") + std::to_string(tasks) + " tasks\n";
+  s += "memory: " + MemoryReport(m.memory) + "\n";
+  return s;
+}
+
+}  // namespace ge::atc
