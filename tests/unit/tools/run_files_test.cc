@@ -8,41 +8,26 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 #include "ge/tools/input_sets.h"
 #include "ge/tools/npy.h"
 #include "ge/tools/tensor_file.h"
 #include "ge/tools/time_stats.h"
+#include "tests/common/tool_runner.h"
 
 namespace ge::tools {
 namespace {
 
 namespace fs = std::filesystem;
 
-class RunFilesTest : public ::testing::Test {
+// A fresh directory per test (dir_), removed afterwards.
+class RunFilesTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    static int serial = 0;
-    dir_ = fs::temp_directory_path() / ("ge_run_files_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
   std::string Put(const std::string& name, const std::string& bytes) {
     const fs::path p = dir_ / name;
     fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << bytes;
+    test::WriteFileBytes(p, bytes);
     return p.string();
   }
-  static std::string ReadAll(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  }
-  fs::path dir_;
 };
 
 const TensorDesc kF32x2x3(DataType::kFloat32, {2, 3});
@@ -84,7 +69,7 @@ TEST_F(RunFilesTest, EveryOutputFormatWritesTheValues) {
     EXPECT_FALSE(fs::exists(p + ".tmp"));
     auto back = ReadTensorFile(p, kF32x2x3);
     if (*f == TensorFileFormat::kTxt) {
-      EXPECT_EQ(ReadAll(p), "1.5 -2 0.25\n3 4 1.00000001e-07\n");
+      EXPECT_EQ(test::ReadFileBytes(p), "1.5 -2 0.25\n3 4 1.00000001e-07\n");
     } else {
       ASSERT_TRUE(back.ok()) << back.status().ToString();
       EXPECT_EQ(std::memcmp(back->data(), kSixFloats, sizeof kSixFloats), 0) << name;
