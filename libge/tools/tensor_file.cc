@@ -71,7 +71,7 @@ std::string TensorToText(const TensorDesc& desc, const void* data) {
   if (bytes <= 0) return "\n";
   const std::vector<double> v = Tensor(desc, data, static_cast<size_t>(bytes)).ToDouble();
   const int64_t row = desc.dims.empty() || desc.dims.back() <= 0 ? static_cast<int64_t>(v.size()) : desc.dims.back();
-  const char* fmt = desc.dtype == DataType::kFloat64 ? "%.17g" : "%.9g";
+  const char* fmt = !IsFloatingPoint(desc.dtype) ? "%.0f" : desc.dtype == DataType::kFloat64 ? "%.17g" : "%.9g";
   std::string out;
   char buf[40];
   for (size_t i = 0; i < v.size(); ++i) {

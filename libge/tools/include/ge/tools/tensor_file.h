@@ -28,7 +28,8 @@ Result<std::vector<uint8_t>> ReadTensorFile(const std::string& path, const Tenso
 // The values as text: one line per row of the last dimension (a scalar or a
 // 1-D tensor is one line), values separated by one space; floating point in
 // the shortest form that reads back to the same float (%.9g, %.17g for f64),
-// integers and bools as integers.
+// integers and bools as integers
+// (exact up to 2^53).
 std::string TensorToText(const TensorDesc& desc, const void* data);
 
 // Writes desc.Bytes() bytes at `data` to `path` in `format`, atomically
