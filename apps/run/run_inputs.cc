@@ -1,0 +1,76 @@
+#include "run/run_inputs.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "common/app_common.h"
+#include "ge/tools/benchmark.h"
+#include "ge/tools/tensor_file.h"
+#include "ge/plan/memory_limit.h"
+#include "ge_base/checked_math.h"
+
+namespace ge::run {
+
+AlignedBytes::AlignedBytes(size_t n) : size(n) {
+  const auto rounded = CheckedAlignUp(static_cast<int64_t>(std::max<size_t>(n, 1)), 64);
+  data = rounded ? static_cast<uint8_t*>(std::aligned_alloc(64, static_cast<size_t>(*rounded))) : nullptr;
+  if (data) std::memset(data, 0, size);
+}
+
+AlignedBytes::~AlignedBytes() { std::free(data); }
+
+Status AppendBuffer(std::vector<AlignedBytes>& bufs, size_t n, const std::string& what) {
+  bufs.emplace_back(n);
+  if (bufs.back().data) return Status::Ok();
+  bufs.pop_back();
+  return Internal("out of memory: cannot allocate " + HumanBytes(static_cast<int64_t>(n)) + " for " + what);
+}
+
+Result<InputPlan> PlanInputs(const std::string& input_flag, const std::vector<IoDesc>& inputs) {
+  InputPlan plan;
+  if (input_flag.empty() || input_flag == "random") return plan;
+  auto sets = tools::ResolveInputSets(app::SplitList(input_flag, ','), inputs.size());
+  if (!sets.ok()) return sets.status().Annotated("--input");
+  plan.sets = std::move(sets).value();
+  std::error_code ec;
+  plan.from_directories = std::filesystem::is_directory(app::SplitList(input_flag, ',').front(), ec);
+  return plan;
+}
+
+Result<InputBuffers> InputBuffers::Allocate(const std::vector<IoDesc>& inputs) {
+  InputBuffers b;
+  for (const IoDesc& io : inputs)
+    if (auto s = AppendBuffer(b.data_, static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 0)), "input " + io.name);
+        !s.ok())
+      return s;
+  for (auto& d : b.data_) {
+    b.ptrs_.push_back(d.data);
+    b.bufs_.push_back({d.data, d.size});
+  }
+  return b;
+}
+
+Result<double> InputBuffers::Fill(const InputPlan& plan, size_t k, const std::vector<IoDesc>& inputs) {
+  double copy_ms = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const IoDesc& io = inputs[i];
+    std::vector<uint8_t> bytes;
+    if (plan.sets.empty()) {
+      if (!plan.random) continue;  // the buffers start zeroed and nothing writes them
+      bytes = tools::RandomTensorBytes(io.desc, plan.seed + static_cast<uint32_t>(i));
+    } else {
+      auto read = tools::ReadTensorFile(plan.sets[k][i], io.desc);
+      if (!read.ok()) return read.status().Annotated("--input: input " + std::to_string(i) + " (" + io.name + ")");
+      bytes = std::move(read).value();
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!bytes.empty()) std::memcpy(data_[i].data, bytes.data(), std::min(bytes.size(), data_[i].size));
+    copy_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return copy_ms;
+}
+
+}  // namespace ge::run

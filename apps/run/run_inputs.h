@@ -1,0 +1,60 @@
+// ge-run's inputs: --input resolved into input sets (one per inference,
+// ge/tools/input_sets.h), or generated data when there is no --input
+// (--pure_data_type zero|random), staged into aligned buffers the runtime
+// reads directly (zero-copy in sink mode).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ge/runtime.h"
+#include "ge/tools/input_sets.h"
+
+namespace ge::run {
+
+// 64-byte aligned, zeroed bytes: the sink runtime binds such buffers
+// zero-copy. data is null when memory is short (AppendBuffer reports it).
+struct AlignedBytes {
+  explicit AlignedBytes(size_t n);
+  ~AlignedBytes();
+  AlignedBytes(AlignedBytes&& o) noexcept : size(o.size), data(o.data) { o.data = nullptr; }
+  AlignedBytes(const AlignedBytes&) = delete;
+  size_t size;
+  uint8_t* data = nullptr;
+};
+
+// Appends a buffer of n bytes (at least 1); an error naming `what` when it cannot be had.
+Status AppendBuffer(std::vector<AlignedBytes>& bufs, size_t n, const std::string& what);
+
+// What --input and --pure_data_type ask for.
+struct InputPlan {
+  std::vector<tools::InputSet> sets;  // empty: one inference on generated data
+  bool random = true;                 // generated data: random (seeded) or zeros
+  uint32_t seed = 0;
+  bool from_directories = false;
+  size_t inferences() const { return sets.empty() ? 1 : sets.size(); }
+};
+
+// --input "" or "random" -> generated data; otherwise files or directories,
+// one per model input. Errors name --input and the entry at fault.
+Result<InputPlan> PlanInputs(const std::string& input_flag, const std::vector<IoDesc>& inputs);
+
+// One buffer per model input, filled for input set k.
+class InputBuffers {
+ public:
+  static Result<InputBuffers> Allocate(const std::vector<IoDesc>& inputs);
+  // Reads set k (or generates data) into the buffers; errors name --input,
+  // the file and the model input. Returns the time spent copying into the
+  // buffers (ms), what ge-run reports as H2D latency.
+  Result<double> Fill(const InputPlan& plan, size_t k, const std::vector<IoDesc>& inputs);
+  const std::vector<const void*>& ptrs() const { return ptrs_; }
+  const std::vector<DataBuffer>& bufs() const { return bufs_; }
+
+ private:
+  std::vector<AlignedBytes> data_;
+  std::vector<const void*> ptrs_;
+  std::vector<DataBuffer> bufs_;
+};
+
+}  // namespace ge::run
