@@ -70,7 +70,7 @@ int Main(int argc, char** argv) {
       "boundaries), infers every shape, checks that the CPU backend supports every node\n"
       "(listing all that are not), and writes the .om atomically (no partial file on failure).\n"
       "The same model and flags give a byte-identical .om.\n\n"
-      "atc command lines run unchanged: -flag and --flag-name spellings are accepted, and atc flags\n"
+      "atc command lines run unchanged: atc's single-dash and dash-separated spellings are accepted, and atc flags\n"
       "that mean nothing on a CPU are accepted with one warning line, or refused with the reason\n"
       "(docs/compatibility.md lists every one).",
       kTool};

@@ -10,6 +10,7 @@
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
+#include "onnx_cerr_capture.h"
 #include "onnx_tensor.h"
 
 namespace ge::onnx_parser {
@@ -140,6 +141,7 @@ Status RejectForeignDomains(const onnx::GraphProto& graph) {
 }
 
 Status CheckModel(const onnx::ModelProto& model) {
+  CerrCapture capture;
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {
@@ -170,6 +172,7 @@ Status ConvertOpsetIfNeeded(onnx::ModelProto* model, int64_t* opset) {
                        std::to_string(kMinNativeOnnxOpset) + " to " + std::to_string(kMaxNativeOnnxOpset));
   const std::map<std::string, std::string> names = NodeNamesByFirstOutput(model->graph());
   std::string error;
+  CerrCapture capture;
   try {
     onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(*model, static_cast<int>(to));
     *model = std::move(converted);
@@ -230,6 +233,7 @@ Status InferShapes(onnx::ModelProto* model) {
   // strict: an op whose inference fails is an error, not a silently missing
   // shape; data propagation carries Shape → Slice → Reshape chains.
   const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*strict_mode=*/1, /*data_prop=*/true);
+  CerrCapture capture;
   try {
     onnx::shape_inference::InferShapes(*model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception& e) {

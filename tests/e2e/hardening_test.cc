@@ -410,5 +410,19 @@ TEST_F(HardeningTest, AtcNamesAnUndefinedValueBeforeTheOpsetConverter) {
                    {"undefined.onnx", "tanh0", "'nowhere'"});  // the onnx checker's words
 }
 
+TEST_F(HardeningTest, OnnxLibraryWarningsGoToTheLogNotStderr) {
+  // The onnx checker writes "Warning: Checker does not support models with
+  // experimental ops" to std::cerr itself; --log info shows it, stderr not.
+  OnnxModel m("Crop", "crop0", {1, 1, 4, 4}, 4);
+  m.proto().mutable_opset_import(0)->set_version(9);
+  m.Ints("border", {0, 0, 0, 0});
+  ToolResult r = Atc(Save("crop.onnx", m), "crop");
+  ExpectAtcRefuses(r, {"crop.onnx", "Crop"});
+  EXPECT_EQ(r.err.find("Checker does not support"), std::string::npos) << r.Describe();
+  ToolResult info = Atc(Path("crop.onnx"), "crop", {"--log", "info"});
+  EXPECT_NE(info.err.find("onnx: Warning: Checker does not support models with experimental ops: Crop"), std::string::npos)
+      << info.Describe();
+}
+
 }  // namespace
 }  // namespace ge::test
