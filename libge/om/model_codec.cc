@@ -97,7 +97,7 @@ struct Decoder {
     out.format = static_cast<Format>(d.format());
     if (d.dims_size() > 32) return Corrupt(where + ": rank " + std::to_string(d.dims_size()) + " is too large");
     for (int64_t x : d.dims()) {
-      if (x < kUnknownRank || x > (int64_t{1} << 40)) return Corrupt(where + ": bad dim " + std::to_string(x));
+      if (x < kUnknownRank || x > kMaxDim) return Corrupt(where + ": bad dim " + std::to_string(x));
       out.dims.push_back(x);
     }
     if (out.dims.size() > 1)

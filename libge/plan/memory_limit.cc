@@ -42,6 +42,10 @@ std::string HumanBytes(int64_t bytes) {
 Status CheckTensorSize(const TensorDesc& desc, const std::string& what, int64_t limit) {
   if (desc.too_large())
     return InvalidArgument(what + " " + desc.ToString() + " is too large: its size does not fit in 64 bits");
+  for (int64_t d : desc.dims)
+    if (d > kMaxDim)
+      return InvalidArgument(what + " " + desc.ToString() + " has a dim of " + std::to_string(d) +
+                             ", more than the largest a .om holds (2^40)");
   const int64_t bytes = desc.Bytes();
   if (bytes > limit) return TooMuch(what + " " + desc.ToString(), bytes, limit);
   return Status::Ok();

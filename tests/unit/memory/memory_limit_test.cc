@@ -41,6 +41,18 @@ TEST(MemoryLimitTest, TensorsAboveTheLimitOrTooLargeAreNamed) {
   EXPECT_TRUE(CheckTensorSize(TensorDesc(DataType::kFloat32, {-1, 3}), "tensor c:0", 1).ok());
 }
 
+TEST(MemoryLimitTest, ADimTheOmCannotHoldIsRefusedEvenWithZeroElements) {
+  // Found by the onnx fuzzer: Pad of a [0,2,3,3] input gave a dim of 4.6e13
+  // in a tensor of zero bytes, which ge-atc wrote and the .om reader refused.
+  const TensorDesc empty(DataType::kFloat32, {0, kMaxDim + 1});
+  EXPECT_EQ(empty.Bytes(), 0);
+  const Status s = CheckTensorSize(empty, "tensor p:0", kMaxMemoryLimit);
+  EXPECT_NE(s.message().find("tensor p:0 f32[0,1099511627777] has a dim of 1099511627777, more than the largest a .om holds"),
+            std::string::npos)
+      << s.message();
+  EXPECT_TRUE(CheckTensorSize(TensorDesc(DataType::kFloat32, {0, kMaxDim}), "tensor q:0", kMaxMemoryLimit).ok());
+}
+
 TEST(MemoryLimitTest, SegmentsAndTheirTotal) {
   MemoryPlan p;
   p.weights_size = kGiB;

@@ -33,6 +33,9 @@ Format ChannelBlockedFormat(int32_t block);
 
 constexpr int64_t kUnknownDim = -1;   // one dimension unknown
 constexpr int64_t kUnknownRank = -2;  // dims == {-2}: rank unknown
+// The largest dim a .om holds (its reader refuses more); the compiler's
+// memory check refuses it too, even in a tensor of zero elements.
+constexpr int64_t kMaxDim = int64_t{1} << 40;
 
 struct TensorDesc {
   DataType dtype = DataType::kUndefined;
