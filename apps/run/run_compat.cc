@@ -30,8 +30,6 @@ struct Spec {
 };
 
 constexpr Spec kSpecs[] = {
-    {"--dump", "msame, ais_bench", Accept::kNo, "(msame, ais_bench) operator dump; only 'false' is accepted",
-     "ge-run has no operator dump: use ge-dump for the IR after every pass, or --output for the model's outputs"},
     {"--profiler", "msame, ais_bench", Accept::kNo, "(msame, ais_bench) msprof profiling; only 'false' is accepted",
      "there is no msprof here: use --mode sink --profile trace.json for a per-task Chrome trace"},
     {"--dymBatch", "msame, ais_bench", Accept::kZero, "(msame, ais_bench) dynamic batch gear; only 0 is accepted",
