@@ -31,6 +31,19 @@ class OpDumpTest : public TempDirTest {
     args.insert(args.end(), extra.begin(), extra.end());
     return Run("ge-dump", args);
   }
+
+  static void ExpectNoDivergentOp(const ToolResult& r) {
+    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+    EXPECT_NE(r.out.find("no divergent op"), std::string::npos) << r.Describe();
+  }
+
+  // Dumps `om_a` into a/ and `om_b` into b/ (ge-run flags `extra_*`), then compares a with b.
+  ToolResult OpDumpBoth(const std::string& om_a, const std::vector<std::string>& extra_a, const std::string& om_b,
+                        const std::vector<std::string>& extra_b) {
+    OpDumpRun(om_a, "a", extra_a);
+    OpDumpRun(om_b, "b", extra_b);
+    return OpDumpCompare("a", "b");
+  }
 };
 
 TEST_F(OpDumpTest, DumpHoldsEveryOpInExecutionOrder) {
@@ -51,9 +64,7 @@ TEST_F(OpDumpTest, DumpHoldsEveryOpInExecutionOrder) {
 
 TEST_F(OpDumpTest, PerturbedOpIsTheFirstDivergentOp) {
   const std::string om = OpDumpConvert("tiny");
-  OpDumpRun(om, "a");
-  OpDumpRun(om, "b", {"--test_perturb_op", "conv2"});
-  ToolResult r = OpDumpCompare("a", "b");
+  ToolResult r = OpDumpBoth(om, {}, om, {"--test_perturb_op", "conv2"});
   EXPECT_EQ(r.exit_code, 1) << r.Describe();
   EXPECT_NE(r.out.find("first divergent op: conv2 (Conv) output 0"), std::string::npos) << r.Describe();
   EXPECT_NE(r.out.find("pool1 are within the thresholds"), std::string::npos) << r.Describe();
@@ -63,31 +74,21 @@ TEST_F(OpDumpTest, PerturbedOpIsTheFirstDivergentOp) {
   ASSERT_NE(first, std::string::npos) << j.Describe();
   EXPECT_NE(j.out.find("\"node\": \"conv2\"", first), std::string::npos) << j.Describe();
   // A looser threshold lets the perturbation pass.
-  ToolResult loose = OpDumpCompare("a", "b", {"--rtol", "0.5", "--cosine", "0.9"});
-  EXPECT_EQ(loose.exit_code, 0) << loose.Describe();
-  EXPECT_NE(loose.out.find("no divergent op"), std::string::npos) << loose.Describe();
+  ExpectNoDivergentOp(OpDumpCompare("a", "b", {"--rtol", "0.5", "--cosine", "0.9"}));
 }
 
 TEST_F(OpDumpTest, V2AndSinkDumpsCompareEqual) {
   const std::string om = OpDumpConvert("tiny");
-  OpDumpRun(om, "v2");
-  OpDumpRun(om, "sink", {"--mode", "sink"});
-  ToolResult r = OpDumpCompare("v2", "sink");
-  EXPECT_EQ(r.exit_code, 0) << r.Describe();
-  EXPECT_NE(r.out.find("no divergent op"), std::string::npos) << r.Describe();
+  ToolResult r = OpDumpBoth(om, {}, om, {"--mode", "sink"});
+  ExpectNoDivergentOp(r);
   EXPECT_EQ(r.out.find("only in"), std::string::npos) << r.Describe();
 }
 
 // cpu keeps plain layouts; cpu_avx2 blocks the conv chain's channels (and
 // adds a TransData): the dumps are converted back to NCHW and match.
 TEST_F(OpDumpTest, PlainAndBlockedLayoutsCompareEqual) {
-  const std::string plain = OpDumpConvert("plain", "cpu");
-  const std::string blocked = OpDumpConvert("blocked", "cpu_avx2");
-  OpDumpRun(plain, "plain");
-  OpDumpRun(blocked, "blocked");
-  ToolResult r = OpDumpCompare("plain", "blocked");
-  EXPECT_EQ(r.exit_code, 0) << r.Describe();
-  EXPECT_NE(r.out.find("no divergent op"), std::string::npos) << r.Describe();
+  ToolResult r = OpDumpBoth(OpDumpConvert("plain", "cpu"), {}, OpDumpConvert("blocked", "cpu_avx2"), {});
+  ExpectNoDivergentOp(r);
   EXPECT_NE(r.out.find("conv2:0"), std::string::npos) << r.Describe();
   EXPECT_NE(r.out.find("only in B"), std::string::npos) << "the layouts should differ\n" << r.Describe();
 }
