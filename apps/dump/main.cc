@@ -10,6 +10,7 @@
 #include "common/app_common.h"
 #include "ge/tools/bisect.h"
 #include "ge/tools/dot.h"
+#include "ge/tools/dump_compare.h"
 #include "ge/tools/graph_diff.h"
 #include "ge/tools/memory_svg.h"
 #include "ge_base/file_io.h"
@@ -257,6 +258,19 @@ int MemoryMain(const CompileFlags& flags, const std::string& svg) {
   return 0;
 }
 
+// --- ge-dump compare A B ---
+// Exit 0 when no op diverges; 1 when one does (or on an error, with the error line).
+int CompareMain(const std::string& dir_a, const std::string& dir_b, const ge::tools::DumpThresholds& t, bool json) {
+  auto a = ge::tools::ReadOpDump(dir_a);
+  if (!a.ok()) return ge::app::Fail(kTool, a.status());
+  auto b = ge::tools::ReadOpDump(dir_b);
+  if (!b.ok()) return ge::app::Fail(kTool, b.status());
+  const ge::tools::DumpComparison c = ge::tools::CompareOpDumps(*a, *b, t);
+  const std::string text = json ? ge::tools::ComparisonJson(c, dir_a, dir_b) : ge::tools::ComparisonText(c, dir_a, dir_b);
+  std::fputs(text.c_str(), stdout);
+  return std::any_of(c.pairs.begin(), c.pairs.end(), [](const ge::tools::OpPair& p) { return p.divergent; }) ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -269,7 +283,8 @@ int main(int argc, char** argv) {
       "  ge-dump --list_passes                   # the pipeline: name, stage, switchable, fusion\n"
       "  ge-dump diff --model m.onnx [--track N] # nodes added/removed/changed per pass; one node's story\n"
       "  ge-dump bisect --model m.onnx --input x.npy --golden y.npy   # the first pass that breaks the result\n"
-      "  ge-dump memory --model m.om --svg plan.svg                   # the memory plan, drawn and summed up\n\n"
+      "  ge-dump memory --model m.om --svg plan.svg                   # the memory plan, drawn and summed up\n"
+      "  ge-dump compare A B                                          # two op dumps (ge-run --dump): first divergent op\n\n"
       "Compile flags as in ge-atc: --input_shape, --disable_pass, --fusion_switch_file, --buffer_optimize.\n"
       "Each subcommand has its own --help. docs/ge-dump.md has examples.",
       kTool};
@@ -312,7 +327,26 @@ int main(int argc, char** argv) {
   memory_flags.Add(memory, true);
   memory->add_option("--svg", svg, "Write the plan as SVG");
 
-  for (CLI::App* sub : {diff, bisect, memory}) ge::app::InstallOneLineErrors(*sub, kTool);
+  std::string dump_a, dump_b;
+  ge::tools::DumpThresholds thresholds;
+  bool compare_json = false;
+  CLI::App* compare = app.add_subcommand(
+      "compare", "Compare two op dumps written by ge-run --dump (A is the reference): ops matched by node name and "
+                 "output index, per pair cosine similarity, max abs error and max rel error (max abs / max|A|), a "
+                 "table in A's execution order, the ops in one dump only (fusion and layout change the nodes), and "
+                 "the first divergent op: the first whose error is above the thresholds while its inputs' ops are "
+                 "within them. An op diverges when max abs > --atol and (cosine < --cosine or max rel > --rtol). "
+                 "Exit 0 when none diverges, 1 when one does.");
+  compare->add_option("A", dump_a, "The reference dump directory")->required();
+  compare->add_option("B", dump_b, "The dump directory to check")->required();
+  compare->add_option("--cosine", thresholds.cosine, "Diverges below this cosine similarity (default 0.999)");
+  compare->add_option("--rtol", thresholds.rtol, "Diverges above this max rel error (default 1e-3)")
+      ->check(CLI::NonNegativeNumber);
+  compare->add_option("--atol", thresholds.atol, "Never diverges at or below this max abs error (default 1e-5)")
+      ->check(CLI::NonNegativeNumber);
+  compare->add_flag("--json", compare_json, "Print the comparison as JSON");
+
+  for (CLI::App* sub : {diff, bisect, memory, compare}) ge::app::InstallOneLineErrors(*sub, kTool);
   CLI11_PARSE(app, argc, argv);
 
   const CompileFlags& used = diff->parsed() ? diff_flags : bisect->parsed() ? bisect_flags
@@ -322,12 +356,13 @@ int main(int argc, char** argv) {
   if (diff->parsed()) return DiffMain(diff_flags, track);
   if (bisect->parsed()) return BisectMain(bisect_flags, input, golden);
   if (memory->parsed()) return MemoryMain(memory_flags, svg);
+  if (compare->parsed()) return CompareMain(dump_a, dump_b, thresholds, compare_json);
   if (list_passes) {
     PrintPassList();
     return 0;
   }
   if (top.model.empty())
     return ge::app::Fail(kTool, ge::InvalidArgument("--model is required (or --list_passes, or a subcommand: diff, "
-                                                    "bisect, memory; see --help)"));
+                                                    "bisect, memory, compare; see --help)"));
   return DumpMain(top, out, dot);
 }

@@ -9,6 +9,7 @@
 #include "common/app_common.h"
 #include "ge/tools/compare.h"
 #include "ge/tools/npy.h"
+#include "ge/tools/op_dump_files.h"
 #include "ge_base/file_io.h"
 #include "run/run_compat.h"
 #include "run/run_inputs.h"
@@ -74,6 +75,7 @@ int Main(int argc, char** argv) {
       kTool};
   ge::app::InstallOneLineErrors(app, kTool);
   std::string model, input, mode = "v2", compare, log = "warning", profile, device, max_memory;
+  std::string dump_dir, perturb_op;
   ge::run::OutputFlags out_flags;
   std::string output_size, pure_data_type;
   int loop = 1, warmup = 0, batchsize = 1, run_loop = 0;
@@ -127,6 +129,13 @@ int Main(int argc, char** argv) {
   app.add_option("--max_memory", max_memory,
                  "Refuse at load a model with a tensor, segment or total above SIZE (bytes, or with K, M, G, T: "
                  "24G; at most 1T). Default: this machine's memory");
+  app.add_option("--dump", dump_dir,
+                 "Write every op's outputs of the first input set's inference to DIR (one .npy per op output, "
+                 "plain NCHW, and DIR/dump.json in execution order), for ge-dump compare. 'false' (msame, "
+                 "ais_bench): no dump");
+  // Test only (docs/ge-dump.md): adds 1e-2 to one op's outputs in the --dump
+  // inference, so tests can check that ge-dump compare names it. Hidden.
+  app.add_option("--test_perturb_op", perturb_op, "NODE")->group("");
   app.add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
   ge::run::ForeignFlags foreign(app);
   CLI11_PARSE(app, argc, argv);
@@ -148,6 +157,17 @@ int Main(int argc, char** argv) {
   for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", timeout_ms > 0}, {"--run_loop", run_loop > 0},
                             {"--async", async}, {"--profile", !profile.empty()}})
     if (used && !sink) return Fail(kTool, ge::InvalidArgument(std::string(flag) + " needs --mode sink"));
+
+  // msame and ais_bench take --dump true|false (their dump goes where acl.json says).
+  if (auto msame_dump = ge::run::ParseYesNo("--dump", dump_dir); !dump_dir.empty() && msame_dump.ok()) {
+    if (*msame_dump)
+      return Fail(kTool, ge::InvalidArgument("--dump " + dump_dir + " (msame, ais_bench): ge-run dumps every op's "
+                                             "outputs into a directory, --dump DIR; compare two with ge-dump compare"));
+    dump_dir.clear();
+  }
+  if (!dump_dir.empty() && run_loop > 0)
+    return Fail(kTool, ge::InvalidArgument("--dump takes one inference and cannot be combined with --run_loop"));
+  if (!perturb_op.empty() && dump_dir.empty()) return Fail(kTool, ge::InvalidArgument("--test_perturb_op needs --dump"));
 
   auto loaded = ge::run::RunModel::Load({model, device, sink, timeout_ms, !profile.empty(), run_loop, *memory_limit});
   if (!loaded.ok()) return Fail(kTool, loaded.status());
@@ -214,6 +234,14 @@ int Main(int argc, char** argv) {
     auto h2d = in->Fill(*plan, k, m.inputs());
     if (!h2d.ok()) return Fail(kTool, h2d.status());
     runs.h2d_ms.push_back(*h2d);
+    if (k == 0 && !dump_dir.empty()) {
+      // A separate debug load that copies each op's outputs as it runs.
+      ge::OpDumpOptions o{sink ? ge::RunMode::kSink : ge::RunMode::kV2, rm.device(), *memory_limit, perturb_op};
+      auto dumped = ge::RunWithOpDump(rm.om(), o, in->ptrs());
+      if (!dumped.ok()) return Fail(kTool, dumped.status().Annotated("--dump"));
+      if (auto s = ge::tools::WriteOpDump(dump_dir, rm.om().name, *dumped); !s.ok()) return Fail(kTool, s.Annotated("--dump"));
+      std::fprintf(debug_out, "dump: %zu op outputs in %s/dump.json\n", dumped->size(), dump_dir.c_str());
+    }
     for (int i = 0; k == 0 && i < warmup; ++i)
       if (auto s = execute_once(); !s.ok()) return Fail(kTool, s);
     const size_t first = runs.compute_ms.size();

@@ -30,8 +30,6 @@ struct Spec {
 };
 
 constexpr Spec kSpecs[] = {
-    {"--dump", "msame, ais_bench", Accept::kNo, "(msame, ais_bench) operator dump; only 'false' is accepted",
-     "ge-run has no operator dump: use ge-dump for the IR after every pass, or --output for the model's outputs"},
     {"--profiler", "msame, ais_bench", Accept::kNo, "(msame, ais_bench) msprof profiling; only 'false' is accepted",
      "there is no msprof here: use --mode sink --profile trace.json for a per-task Chrome trace"},
     {"--dymBatch", "msame, ais_bench", Accept::kZero, "(msame, ais_bench) dynamic batch gear; only 0 is accepted",
@@ -69,7 +67,7 @@ constexpr Spec kSpecs[] = {
     {"--threads", "ais_bench", Accept::kAnyValue, "(ais_bench) threads for --pipeline; ignored", ""},
     {"--profiler_rename", "ais_bench", Accept::kAnyValue, "(ais_bench) rename msprof output; ignored", ""},
     {"--dump_npy", "ais_bench", Accept::kNo, "(ais_bench) convert dumps to .npy; only 'false'",
-     "ge-run has no operator dump: use ge-dump, or --outfmt NPY for the model's outputs"},
+     "ge-run's op dump (--dump DIR) writes .npy already; --outfmt NPY for the model's outputs"},
     {"--divide_input", "ais_bench", Accept::kNo, "(ais_bench) split inputs between devices; only 'false'",
      "there is one device of each kind here"},
 };

@@ -117,6 +117,12 @@ Status InitWeightMem(const NodeIndex& by_name, Program& p) {
 
 }  // namespace
 
+Result<std::unique_ptr<hal::Kernel>> CreateKernel(const Program& p, int32_t k) {
+  auto kernel = p.device->kernels().Create(p.specs[k]);
+  if (!kernel.ok() || !p.wrap_kernel) return kernel;
+  return p.wrap_kernel(k, std::move(kernel).value());
+}
+
 Result<hal::Device*> ResolveDevice(const Model& model, const std::string& requested) {
   const std::string& name = requested.empty() ? model.target : requested;
   auto d = hal::GetDevice(name);

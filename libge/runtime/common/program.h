@@ -9,6 +9,7 @@
 // is refused here, naming what is missing.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,10 @@ struct ProgramTask {
   uint32_t out_begin = 0, out_count = 0;  // into Program::out_args
 };
 
+// Debug loads only (the op dump, ge/op_dump.h): wraps the kernel a runtime
+// created for kernel task `kernel` (an index into Program::specs).
+using KernelWrap = std::function<Result<std::unique_ptr<hal::Kernel>>(int32_t kernel, std::unique_ptr<hal::Kernel>)>;
+
 struct Program {
   std::string name;
   std::vector<IoDesc> inputs, outputs;
@@ -39,9 +44,15 @@ struct Program {
   size_t num_tasks = 0;
   hal::Device* device = nullptr;
   std::shared_ptr<const hal::DeviceBuffer> weights;
+  KernelWrap wrap_kernel;  // empty in normal loads: kernels run unwrapped
+
 
   void* WeightAddress(int64_t offset) const { return static_cast<uint8_t*>(weights->data()) + offset; }
 };
+
+// Creates the kernel of kernel task `k` (an error names its node), wrapped
+// when the program says so; both runtimes create their kernels here, at load.
+Result<std::unique_ptr<hal::Kernel>> CreateKernel(const Program& p, int32_t k);
 
 // The device a model runs on: `requested` (--device) when given, else the
 // model's target, else the default device.

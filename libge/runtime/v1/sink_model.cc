@@ -45,9 +45,8 @@ Status SinkModel::InitModelStream() {
 Status SinkModel::InitNodes() {
   kernels_.reserve(p_->specs.size());
   const auto share = p_->device->ShareCompute(p_->streams.size());  // kernels sized for their stream's cores
-  const hal::KernelRegistry& registry = p_->device->kernels();
   for (size_t k = 0; k < p_->specs.size(); ++k) {
-    auto kernel = registry.Create(p_->specs[k]);
+    auto kernel = rt::CreateKernel(*p_, static_cast<int32_t>(k));
     if (!kernel.ok()) return kernel.status();  // names its node already (hal/kernel.h)
     kernels_.push_back(std::move(kernel).value());
   }

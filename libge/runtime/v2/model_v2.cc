@@ -91,7 +91,7 @@ class ModelV2 final : public LoadedModel {
       KernelLaunch* launch = &launches_.back();
       graph_.main.push_back(ExecNode{LaunchKernel, launch});
       graph_.init.push_back([this, t, launch] {
-        auto kernel = p_->device->kernels().Create(p_->specs[t->kernel]);
+        auto kernel = rt::CreateKernel(*p_, t->kernel);
         if (!kernel.ok()) return kernel.status();  // names its node already
         launch->kernel = kernel->get();
         launch->inputs = mem_.inputs(*t);
@@ -117,12 +117,16 @@ class ModelV2 final : public LoadedModel {
 
 }  // namespace
 
-Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const LoadOptions& options) {
-  GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
-  GE_ASSIGN_OR_RETURN(auto program, rt::BuildProgram(model, *device, options.max_memory));
+Result<std::unique_ptr<LoadedModel>> LoadV2(std::shared_ptr<const rt::Program> program) {
   auto m = std::make_unique<ModelV2>(std::move(program));
   GE_RETURN_IF_ERROR(m->Load());
   return std::unique_ptr<LoadedModel>(std::move(m));
+}
+
+Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const LoadOptions& options) {
+  GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
+  GE_ASSIGN_OR_RETURN(auto program, rt::BuildProgram(model, *device, options.max_memory));
+  return LoadV2(std::move(program));
 }
 
 }  // namespace ge::v2
