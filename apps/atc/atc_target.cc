@@ -4,6 +4,7 @@
 #include <cctype>
 #include <vector>
 
+#include "common/app_common.h"
 #include "hal/kernel.h"
 
 namespace ge::atc {
@@ -15,15 +16,10 @@ std::string NativeName(int32_t block) {
   return "cpu";
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 Result<Target> ResolveSocVersion(const std::string& flag, int32_t native_block) {
-  const std::string v = Lower(flag);
+  const std::string v = app::ToLower(flag);
   if (v.empty() || v == "native") return Target{NativeName(native_block), std::nullopt, ""};
   if (v == "cpu") return Target{"cpu", 0, ""};  // plain layouts: no blocking, any x86-64
   if (v == "cpu_avx2") return Target{"cpu_avx2", 8, ""};                // nChw8c, what AVX2 convolutions read

@@ -169,7 +169,8 @@ int Main(int argc, char** argv) {
   if (implmode.rfind("high_performance", 0) == 0)
     warn("--op_select_implmode " + implmode + ": every CPU kernel has one implementation, in full float32 precision");
   for (const std::string& entry : ge::app::SplitList(output_type, ';')) {
-    const std::string type = entry.substr(entry.find_last_of(':') == std::string::npos ? 0 : entry.find_last_of(':') + 1);
+    const size_t colon = entry.find_last_of(':');
+    const std::string type = colon == std::string::npos ? entry : entry.substr(colon + 1);
     if (type != "FP32")
       return ge::app::Fail(kTool, ge::Unsupported("--output_type " + output_type + ": only FP32 outputs are supported yet"));
   }

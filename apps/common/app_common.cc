@@ -27,6 +27,11 @@ void InstallOneLineErrors(CLI::App& app, const std::string& tool) {
   });
 }
 
+std::string ToLower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 std::vector<std::string> SplitList(const std::string& s, char sep) {
   std::vector<std::string> out;
   size_t pos = 0;

@@ -23,6 +23,8 @@ void InstallOneLineErrors(CLI::App& app, const std::string& tool);
 // "input:1,3,224,224;mask:1,128" -> {input: [1,3,224,224], mask: [1,128]}; -1 allowed.
 Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag);
 std::vector<std::string> SplitList(const std::string& s, char sep);
+// ASCII lower case: flag values compared without regard to case.
+std::string ToLower(std::string s);
 
 // --max_memory SIZE: bytes, or a number with K, M, G or T (powers of 1024,
 // "24G", "512MiB"), in 1 B..1 TiB; "" is 0 (the machine's memory).

@@ -3,15 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/app_common.h"
+
 namespace ge::run {
 namespace {
 
 constexpr const char* kGroup = "msame / ais_bench flags accepted for unchanged command lines";
-
-std::string LowerCase(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // What a foreign flag's value may be.
 enum class Accept {
@@ -75,7 +72,7 @@ constexpr Spec kSpecs[] = {
 }  // namespace
 
 Result<bool> ParseYesNo(const std::string& flag, const std::string& value) {
-  const std::string v = LowerCase(value);
+  const std::string v = app::ToLower(value);
   for (const char* yes : {"", "true", "1", "yes", "y", "t", "on"})
     if (v == yes) return true;
   for (const char* no : {"false", "0", "no", "n", "f", "off"})
