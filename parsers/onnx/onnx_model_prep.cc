@@ -11,6 +11,7 @@
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 #include "onnx_cerr_capture.h"
+#include "onnx_guarded_schemas.h"
 #include "onnx_tensor.h"
 
 namespace ge::onnx_parser {
@@ -235,7 +236,7 @@ Status InferShapes(onnx::ModelProto* model) {
   const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*strict_mode=*/1, /*data_prop=*/true);
   CerrCapture capture;
   try {
-    onnx::shape_inference::InferShapes(*model, onnx::OpSchemaRegistry::Instance(), options);
+    onnx::shape_inference::InferShapes(*model, GuardedSchemaRegistry(), options);
   } catch (const std::exception& e) {
     return InvalidArgument("shape inference failed: " + OneLine(e.what()));
   } catch (...) {

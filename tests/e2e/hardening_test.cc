@@ -206,6 +206,24 @@ TEST_F(HardeningTest, AtcRefusesEveryBadWindowAttributeNamingNodeAndAttribute) {
   }
 }
 
+// Found by the fuzzer: without kernel_shape, onnx's convPoolShapeInference
+// takes the kernel from W's dims but sizes dilations by X's rank, so a W of
+// higher rank than X read past them (SEGV in libonnx).
+TEST_F(HardeningTest, AtcRefusesConvRanksOnnxInferenceWouldReadPast) {
+  OnnxModel rank2("Conv", "conv2", {4, 8}, 4);
+  rank2.AddInitializer("w", {2, 3, 3, 3}, std::vector<float>(54, 0.5f));
+  rank2.Ints("pads", {1, 1, 1, 1});
+  ExpectAtcRefuses(Atc(Save("rank2.onnx", rank2), "rank2"),
+                   {"rank2.onnx", "conv2", "input X has rank 2", "rank 3 or more"});
+  OnnxModel rank3("Conv", "conv3", {1, 3, 8}, 3);
+  rank3.AddInitializer("w", {2, 3, 3, 3}, std::vector<float>(54, 0.5f));
+  ExpectAtcRefuses(Atc(Save("rank3.onnx", rank3), "rank3"),
+                   {"rank3.onnx", "conv3", "W has rank 4 but input X has rank 3"});
+  OnnxModel pool("MaxPool", "pool2", {4, 8}, 2);
+  pool.Ints("kernel_shape", {2, 2});
+  ExpectAtcRefuses(Atc(Save("pool2.onnx", pool), "pool2"), {"pool2.onnx", "pool2", "input X has rank 2"});
+}
+
 // The same model with sane attributes converts: the check refuses only what is wrong.
 TEST_F(HardeningTest, AtcAcceptsSaneWindowAttributes) {
   OnnxModel conv = Conv("conv0");
