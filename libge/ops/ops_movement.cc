@@ -71,7 +71,13 @@ Status InferConcat(InferContext& ctx) {
                          " in dim " + std::to_string(d) + " (" + std::to_string(in.dims[d]) + " vs " +
                          std::to_string(out[d]) + "), which is not the concat axis " + std::to_string(axis));
     }
-    sum = sum < 0 || in.dims[axis] < 0 ? kUnknownDim : sum + in.dims[axis];
+    if (sum < 0 || in.dims[axis] < 0) {
+      sum = kUnknownDim;
+      continue;
+    }
+    const std::optional<int64_t> grown = CheckedAdd(sum, in.dims[axis]);
+    if (!grown) return ctx.Error("the inputs' sizes along axis " + std::to_string(axis) + " add up to more than int64 holds");
+    sum = *grown;
   }
   out[axis] = sum;
   infer::SetOutput(ctx, 0, t, std::move(out));
@@ -91,7 +97,9 @@ Result<Dims> SplitSizes(InferContext& ctx, int64_t dim, const IntList& split) {
     int64_t total = 0;
     for (int64_t v : s) {
       if (v < 0) return ctx.Error("split " + infer::ValuesToString(s) + " has a negative size");
-      total += v;
+      const std::optional<int64_t> sum = CheckedAdd(total, v);
+      if (!sum) return ctx.Error("split " + infer::ValuesToString(s) + " adds up to more than int64 holds");
+      total = *sum;
     }
     if (dim >= 0 && total != dim)
       return ctx.Error("split " + infer::ValuesToString(s) + " adds up to " + std::to_string(total) + ", but the axis has " +

@@ -107,6 +107,17 @@ TEST(Split, SizesMustFit) {
   OpGraph attr("Split", 2);
   attr.In(F32({10})).Ints("split", {3, 7}).Opset(13);
   EXPECT_TRUE(FailsWith(attr, {"since opset 13 'split' is input 1"}));
+  // Found by fuzz_om: sizes whose sum overflows int64 were a signed overflow.
+  OpGraph huge("Split", 2);
+  huge.In(F32({10})).Const(I64s({int64_t{1} << 62, int64_t{1} << 62}));
+  EXPECT_TRUE(FailsWith(huge, {"adds up to more than int64 holds"}));
+}
+
+TEST(Concat, AxisSumBeyondInt64Fails) {
+  OpGraph g("Concat");
+  const int64_t big = int64_t{1} << 62;
+  g.In(F32({big, 2})).In(F32({big, 2})).Int("axis", 0);
+  EXPECT_TRUE(FailsWith(g, {"add up to more than int64 holds"}));
 }
 
 TEST(Gather, OutputShape) {
