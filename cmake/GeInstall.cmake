@@ -8,7 +8,7 @@ include(CMakePackageConfigHelpers)
 get_property(GE_LAYERS GLOBAL PROPERTY GE_LAYER_TARGETS)
 get_property(GE_HEADER_DIRS GLOBAL PROPERTY GE_PUBLIC_HEADER_DIRS)
 
-install(TARGETS ${GE_LAYERS} ge_proto_om ge_proto_tf ge_proto_log ge_backends ge
+install(TARGETS ${GE_LAYERS} ge_proto_om ge_proto_tf ge_proto_aipp ge_proto_log ge_backends ge
         EXPORT geTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

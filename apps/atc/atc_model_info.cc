@@ -5,10 +5,15 @@
 namespace ge::atc {
 namespace {
 
-std::string IoLines(const char* what, const std::vector<IoDesc>& list) {
+// An input with AIPP is the raw image: say which format it takes.
+std::string IoLines(const char* what, const std::vector<IoDesc>& list, const Graph* g) {
   std::string s;
-  for (size_t i = 0; i < list.size(); ++i)
-    s += std::string(what) + " " + std::to_string(i) + ": " + list[i].name + " " + list[i].desc.ToString() + "\n";
+  for (size_t i = 0; i < list.size(); ++i) {
+    s += std::string(what) + " " + std::to_string(i) + ": " + list[i].name + " " + list[i].desc.ToString();
+    const Node* n = g ? g->FindNode(list[i].name) : nullptr;
+    if (n && n->HasAttr("_aipp")) s += " (AIPP " + n->GetString("_aipp") + " image)";
+    s += "\n";
+  }
   return s;
 }
 
@@ -20,7 +25,7 @@ std::string ModelInfo(const Model& m) {
   s += "framework: " + m.framework + " (source sha256 " + m.source_sha256 + ")\n";
   s += "device: " + m.target + "\n";
   for (const auto& [k, v] : m.options) s += "option " + k + ": " + v + "\n";
-  s += IoLines("input", m.inputs) + IoLines("output", m.outputs);
+  s += IoLines("input", m.inputs, m.graph.get()) + IoLines("output", m.outputs, nullptr);
   size_t tasks = 0;
   for (const StreamTasks& st : m.streams) tasks += st.tasks.size();
   s += "graph: " + std::to_string(m.graph ? m.graph->num_nodes() : 0) + " nodes; " + std::to_string(m.streams.size()) +

@@ -32,9 +32,11 @@ std::string BaseName(const std::string& path) {
 }
 
 
-// --soc_version and --input_format into the compile options (recorded in the .om).
-ge::Status ApplyTargetFlags(const std::string& soc_version, const std::string& input_format, int framework,
-                            ge::CompileOptions& options, const std::function<void(const std::string&)>& warn) {
+// --soc_version, --input_format and --insert_op_conf into the compile options
+// (recorded in the .om).
+ge::Status ApplyTargetFlags(const std::string& soc_version, const std::string& input_format,
+                            const std::string& insert_op_conf, int framework, ge::CompileOptions& options,
+                            const std::function<void(const std::string&)>& warn) {
   auto device = ge::hal::GetDevice(options.device);
   if (!device.ok()) return device.status();
   auto target = ge::atc::ResolveSocVersion(soc_version, (*device)->capabilities().channel_block);
@@ -45,6 +47,13 @@ ge::Status ApplyTargetFlags(const std::string& soc_version, const std::string& i
   auto format = ge::atc::CheckInputFormat(input_format, framework);
   if (!format.ok()) return format.status();
   if (!input_format.empty()) options.recorded_options.emplace_back("input_format", *format);
+  if (insert_op_conf.empty()) return ge::Status::Ok();
+  auto aipp = ge::ReadAippConfigFile(insert_op_conf);
+  if (!aipp.ok()) return aipp.status();
+  options.aipp = std::move(*aipp);
+  // TensorFlow images are NHWC unless the user says the placeholder is NCHW.
+  options.aipp_nhwc = framework == 3 && *format != "NCHW";
+  options.recorded_options.emplace_back("insert_op_conf", BaseName(insert_op_conf));
   return ge::Status::Ok();
 }
 
@@ -93,7 +102,7 @@ int Main(int argc, char** argv) {
   std::string check_report;
   app.add_option("--check_report", check_report, "--mode 3: the check report (atc's name; same as --json)");
   std::string soc_version, input_format, precision_mode, precision_mode_v2, implmode, implmode_ops, output_type;
-  std::string disable_reuse_memory, enable_single_stream;
+  std::string disable_reuse_memory, enable_single_stream, insert_op_conf;
   app.add_option("--soc_version", soc_version,
                  "Target CPU: native (default: this machine), cpu (plain layouts, any x86-64), cpu_avx2, cpu_avx512. "
                  "It decides the activation layouts and is recorded in the .om; an Ascend name (Ascend310P3, "
@@ -101,6 +110,11 @@ int Main(int argc, char** argv) {
   app.add_option("--input_format", input_format,
                  "The inputs' layout, as atc: ONNX NCHW (default), ND, NCDHW; TensorFlow NHWC (default), NCHW, ND, "
                  "NDHWC, NCDHW. Checked against the framework and recorded");
+  app.add_option("--insert_op_conf", insert_op_conf,
+                 "AIPP: atc's configuration file (protobuf text, aipp_op { aipp_mode: static input_format: "
+                 "YUV420SP_U8 ... }). The named input becomes the raw uint8 image ([N,H,W,C], YUV420SP: "
+                 "[N,H*3/2,W,1]) and a preprocessing node (crop, swaps, colour conversion, normalisation, padding) "
+                 "feeds the model (docs/aipp.md)");
   app.add_option("--precision_mode", precision_mode,
                  "atc's precision mode. force_fp32 and must_keep_origin_dtype are what the CPU does; the reduced "
                  "precision modes (allow_fp32_to_fp16, force_fp16, allow_mix_precision, ...) are accepted with a "
@@ -202,7 +216,7 @@ int Main(int argc, char** argv) {
     options.max_memory = *memory_limit;
     if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
       return ge::app::Fail(kTool, s);
-    if (auto s = ApplyTargetFlags(soc_version, input_format, framework, options, warn); !s.ok())
+    if (auto s = ApplyTargetFlags(soc_version, input_format, insert_op_conf, framework, options, warn); !s.ok())
       return ge::app::Fail(kTool, s);
     auto report = ge::app::Precheck(model, framework, input_shape, out_nodes, options);
     // A model that cannot even be read has no report: the one error line says why.
@@ -224,7 +238,7 @@ int Main(int argc, char** argv) {
     return ge::app::Fail(kTool, s);
   if (enable_single_stream == "true") stream_num = "1";
   if (auto s = ge::app::ApplyStreamFlag(stream_num, options); !s.ok()) return ge::app::Fail(kTool, s);
-  if (auto s = ApplyTargetFlags(soc_version, input_format, framework, options, warn); !s.ok())
+  if (auto s = ApplyTargetFlags(soc_version, input_format, insert_op_conf, framework, options, warn); !s.ok())
     return ge::app::Fail(kTool, s);
   auto t0 = std::chrono::steady_clock::now();
   std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());

@@ -14,6 +14,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterDataMovementKernels(r);
   RegisterReduceKernels(r);
   RegisterLayoutKernels(r);
+  RegisterAippKernels(r);
 }
 
 }  // namespace ge::hal

@@ -69,6 +69,7 @@ class PassManager {
 PassManager BuildPipeline();
 
 // The passes of each stage (libge/compiler/passes/).
+Pass InsertAippPass();
 Pass InferShapesPass();
 Pass CheckKnownOpsPass();
 Pass CheckSupportPass();

@@ -11,7 +11,9 @@ PassManager BuildPipeline() {
   PassManager pm;
   // prepare. Unknown op types are listed (all of them) before inference
   // needs them; support is checked before the static-shape check so a model
-  // with both problems reports every unsupported op first.
+  // with both problems reports every unsupported op first. AIPP goes in
+  // before all of them, so they check its node too.
+  pm.Add(InsertAippPass());
   pm.Add(CheckKnownOpsPass());
   pm.Add(InferShapesPass());
   pm.Add(CheckSupportPass());

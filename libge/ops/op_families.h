@@ -42,5 +42,6 @@ void RegisterMovementOps(OpRegistry& r);    // Transpose, Concat, Split, Gather,
 void RegisterSliceOps(OpRegistry& r);       // Slice
 void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
+void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
 
 }  // namespace ge

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ge/aipp_config.h"
 #include "ge/ir/graph.h"
 #include "ge/model.h"
 
@@ -59,6 +60,11 @@ struct CompileOptions {
   // tensor, segment or model total above it is an error naming it, so that
   // nothing is written that a loader would refuse (ge/plan/memory_limit.h).
   int64_t max_memory = 0;
+  // Static AIPP (--insert_op_conf): one Aipp node per entry in front of the
+  // input it names; aipp_nhwc says the model's image inputs are NHWC
+  // (--input_format, TensorFlow's default), else NCHW.
+  std::vector<AippConfig> aipp;
+  bool aipp_nhwc = false;
   // Constant folding never creates a constant larger than this.
   int64_t fold_limit_bytes = 1 << 20;
 };
