@@ -52,6 +52,12 @@ bool WriteBytes(const fs::path& p, const std::string& bytes) {
   return static_cast<bool>(f);
 }
 
+// NV12 to RGB with normalisation: every AIPP step but padding.
+const char* kAippSeed =
+    "aipp_op { aipp_mode: static input_format: YUV420SP_U8 csc_switch: true rbuv_swap_switch: true "
+    "matrix_r0c0: 256 matrix_r0c2: 359 matrix_r1c0: 256 matrix_r1c1: -88 matrix_r1c2: -183 matrix_r2c0: 256 "
+    "matrix_r2c1: 454 input_bias_1: 128 input_bias_2: 128 mean_chn_0: 104 var_reci_chn_0: 0.017 }";
+
 struct Writer {
   fs::path out;
   int failures = 0;
@@ -79,6 +85,16 @@ struct Writer {
     auto om = ge::SerializeOm(*m);
     if (!om.ok() || !WriteBytes(out / "om" / (kind + "_" + name + ".om"), *om)) ++failures;
     ++compiled;
+    // With AIPP in front (models whose first input is a 3-channel NCHW image):
+    // the Aipp kernel's attributes in the plan.
+    if (auto aipp = ge::ParseAippConfig(kAippSeed, "seed.cfg"); aipp.ok()) {
+      ge::CompileOptions a = o;
+      a.aipp = *aipp;
+      auto ga = kind == "onnx" ? ge::ParseOnnxBytes(bytes, {}, name) : ge::ParseTfBytes(bytes, {}, name);
+      auto ma = ga.ok() ? ge::Compile(std::move(ga).value(), a) : ge::Result<ge::Model>(ga.status());
+      if (ma.ok())
+        if (auto oma = ge::SerializeOm(*ma); oma.ok()) WriteBytes(out / "om" / (kind + "_" + name + ".aipp.om"), *oma);
+    }
     // Two streams: event record/wait tasks in the plan.
     o.stream_num = 2;
     auto g2 = kind == "onnx" ? ge::ParseOnnxBytes(bytes, {}, name) : ge::ParseTfBytes(bytes, {}, name);

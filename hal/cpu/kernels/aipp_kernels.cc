@@ -115,6 +115,12 @@ Result<Params> Read(const KernelSpec& spec) {
     return Bad(spec, "a YUV420SP_U8 input is [N, H * 3 / 2, W, 1] with H and W even, not " + DimsStr(x.dims));
   const std::vector<int64_t> crop = a.GetInts("crop"), pads = a.GetInts("pads");
   if (crop.size() != 4 || pads.size() != 4) return Bad(spec, "needs 'crop' and 'pads' of 4 values");
+  // The window sums below stay far from overflow (a .om may say anything).
+  constexpr int64_t kMax = int64_t{1} << 31;
+  for (int64_t v : crop)
+    if (v > kMax) return Bad(spec, "crop " + DimsStr(crop) + " out of range");
+  for (int64_t v : pads)
+    if (v > kMax) return Bad(spec, "pads " + DimsStr(pads) + " out of range");
   p.crop_y = crop[0], p.crop_x = crop[1], p.crop_h = crop[2], p.crop_w = crop[3];
   if (p.crop_y < 0 || p.crop_x < 0 || p.crop_h < 1 || p.crop_w < 1 || p.crop_y + p.crop_h > p.src_h ||
       p.crop_x + p.crop_w > p.src_w)
