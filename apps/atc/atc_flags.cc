@@ -71,7 +71,6 @@ const std::vector<CompatFlag>& CompatFlags() {
       {"dynamic_image_size", K::kRefused, "dynamic image size gears are not supported yet: give fixed dims with --input_shape"},
       {"dynamic_dims", K::kRefused, "dynamic dims gears are not supported yet: give fixed dims with --input_shape"},
       {"input_hint_shape", K::kRefused, "dynamic shapes are not supported yet: give fixed dims with --input_shape"},
-      {"input_fp16_nodes", K::kRefused, "float16 inputs are not supported yet: feed float32"},
       {"distributed_cluster_build", K::kRefused, "distributed (multi-device) builds are not supported"},
       {"cluster_config", K::kRefused, "distributed (multi-device) builds are not supported"},
       {"model_relation_config", K::kRefused, "distributed (multi-device) builds are not supported"},

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "atc/atc_flags.h"
+#include "atc/atc_io_types.h"
 #include "atc/atc_model_info.h"
 #include "atc/atc_target.h"
 #include "common/app_common.h"
@@ -102,7 +103,7 @@ int Main(int argc, char** argv) {
   std::string check_report;
   app.add_option("--check_report", check_report, "--mode 3: the check report (atc's name; same as --json)");
   std::string soc_version, input_format, precision_mode, precision_mode_v2, implmode, implmode_ops, output_type;
-  std::string disable_reuse_memory, enable_single_stream, insert_op_conf;
+  std::string disable_reuse_memory, enable_single_stream, insert_op_conf, input_fp16_nodes;
   app.add_option("--soc_version", soc_version,
                  "Target CPU: native (default: this machine), cpu (plain layouts, any x86-64), cpu_avx2, cpu_avx512. "
                  "It decides the activation layouts and is recorded in the .om; an Ascend name (Ascend310P3, "
@@ -126,8 +127,11 @@ int Main(int argc, char** argv) {
       ->check(CLI::IsMember({"high_performance", "high_precision", "high_performance_for_all", "high_precision_for_all"}));
   app.add_option("--optypelist_for_implmode", implmode_ops, "Op types --op_select_implmode applies to: \"Sigmoid,Gelu\"");
   app.add_option("--output_type", output_type,
-                 "Output data type, for all outputs (FP32) or per output (\"node:index:FP32;...\"); only FP32 (what "
-                 "every output is) is supported yet");
+                 "Output data type of the float32 outputs: FP32 (default), FP16, UINT8 or INT8, for all outputs "
+                 "(FP16) or per output (\"node:index:FP16;node2:0:UINT8\"): a Cast at the model's boundary (integers "
+                 "truncate towards zero and saturate)");
+  app.add_option("--input_fp16_nodes", input_fp16_nodes,
+                 "Float32 inputs that take float16 data instead: \"input1;input2\" (a Cast to float32 follows them)");
   app.add_option("--disable_reuse_memory", disable_reuse_memory,
                  "1: every tensor its own memory (atc's name for --buffer_optimize off); 0: reuse (default)")
       ->check(CLI::IsMember({"0", "1"}));
@@ -182,12 +186,15 @@ int Main(int argc, char** argv) {
   }
   if (implmode.rfind("high_performance", 0) == 0)
     warn("--op_select_implmode " + implmode + ": every CPU kernel has one implementation, in full float32 precision");
-  for (const std::string& entry : ge::app::SplitList(output_type, ';')) {
-    const size_t colon = entry.find_last_of(':');
-    const std::string type = colon == std::string::npos ? entry : entry.substr(colon + 1);
-    if (type != "FP32")
-      return ge::app::Fail(kTool, ge::Unsupported("--output_type " + output_type + ": only FP32 outputs are supported yet"));
-  }
+  auto output_types = ge::atc::ParseOutputType(output_type);
+  if (!output_types.ok()) return ge::app::Fail(kTool, output_types.status());
+  // Model IO dtypes and their record in the .om.
+  auto apply_io_types = [&](ge::CompileOptions& o) {
+    o.output_types = *output_types;
+    o.fp16_inputs = ge::atc::ParseFp16Nodes(input_fp16_nodes);
+    if (!output_type.empty()) o.recorded_options.emplace_back("output_type", output_type);
+    if (!input_fp16_nodes.empty()) o.recorded_options.emplace_back("input_fp16_nodes", input_fp16_nodes);
+  };
 
   if (mode == 6) {
     if (om.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--mode 6 needs --om FILE"));
@@ -218,6 +225,7 @@ int Main(int argc, char** argv) {
       return ge::app::Fail(kTool, s);
     if (auto s = ApplyTargetFlags(soc_version, input_format, insert_op_conf, framework, options, warn); !s.ok())
       return ge::app::Fail(kTool, s);
+    apply_io_types(options);
     auto report = ge::app::Precheck(model, framework, input_shape, out_nodes, options);
     // A model that cannot even be read has no report: the one error line says why.
     if (!report.ok()) return ge::app::Fail(kTool, report.status());
@@ -240,6 +248,7 @@ int Main(int argc, char** argv) {
   if (auto s = ge::app::ApplyStreamFlag(stream_num, options); !s.ok()) return ge::app::Fail(kTool, s);
   if (auto s = ApplyTargetFlags(soc_version, input_format, insert_op_conf, framework, options, warn); !s.ok())
     return ge::app::Fail(kTool, s);
+  apply_io_types(options);
   auto t0 = std::chrono::steady_clock::now();
   std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());
   auto compiled = ge::app::ConvertModel(model, framework, input_shape, out_nodes, options);

@@ -70,6 +70,7 @@ PassManager BuildPipeline();
 
 // The passes of each stage (libge/compiler/passes/).
 Pass InsertAippPass();
+Pass InsertIoCastsPass();
 Pass InferShapesPass();
 Pass CheckKnownOpsPass();
 Pass CheckSupportPass();

@@ -11,9 +11,10 @@ PassManager BuildPipeline() {
   PassManager pm;
   // prepare. Unknown op types are listed (all of them) before inference
   // needs them; support is checked before the static-shape check so a model
-  // with both problems reports every unsupported op first. AIPP goes in
-  // before all of them, so they check its node too.
+  // with both problems reports every unsupported op first. AIPP and the
+  // model IO casts go in before all of them, so they check those nodes too.
   pm.Add(InsertAippPass());
+  pm.Add(InsertIoCastsPass());
   pm.Add(CheckKnownOpsPass());
   pm.Add(InferShapesPass());
   pm.Add(CheckSupportPass());

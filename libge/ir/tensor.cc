@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "ge_base/float16.h"
+
 namespace ge {
 
 Tensor::Tensor(TensorDesc desc, const void* data, size_t bytes)
@@ -39,6 +41,12 @@ std::vector<Out> Convert(const Tensor& t) {
       GE_CASE(kUInt64, uint64_t)
       GE_CASE(kBool, uint8_t)
 #undef GE_CASE
+      case DataType::kFloat16: {
+        uint16_t h;
+        std::memcpy(&h, p + i * 2, 2);
+        out[i] = static_cast<Out>(HalfToFloat(h));
+        break;
+      }
       default:
         out[i] = Out{};
     }

@@ -101,7 +101,7 @@ TEST_F(AtcCompat, RefusedFlagsNameTheFlagAndTheReason) {
       {{"--weight", "m.caffemodel"}, {"--weight", "Caffe"}},
       {{"--input_format", "NHWC"}, {"--input_format NHWC", "ONNX", "NCHW"}},
       {{"--soc_version", "x86"}, {"--soc_version x86", "cpu_avx2"}},
-      {{"--output_type", "FP16"}, {"--output_type FP16", "FP32"}},
+      {{"--output_type", "FP64"}, {"--output_type FP64", "FP32, FP16, UINT8, INT8"}},
       {{"--op_select_implmode", "fastest"}, {"--op_select_implmode"}},
       {{"--no_such_atc_flag", "1"}, {"--no_such_atc_flag"}},
   };

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cpu_kernels.h"
+#include "ge_base/float16.h"
 #include "kernels/loop_broadcast.h"
 #include "kernels/loop_convert.h"
 
@@ -265,6 +266,29 @@ bool CastHandles(DataType t) {
   return DispatchNumeric(t, []<typename T>() {});
 }
 
+// float16 converts to and from float32 only (--input_fp16_nodes,
+// --output_type FP16): round to nearest even, overflow to infinity.
+bool IsHalfPair(DataType from, DataType to) {
+  return (from == D::kFloat16 && to == D::kFloat32) || (from == D::kFloat32 && to == D::kFloat16);
+}
+
+Result<KernelPtr> HalfCastKernel(DataType from, int64_t n) {
+  return MakeKernel([from, n](const void* const* in, void* const* out) {
+    ParallelFor(n, [&](int64_t b, int64_t e) {
+      if (from == D::kFloat16) {
+        const uint16_t* x = static_cast<const uint16_t*>(in[0]);
+        float* y = static_cast<float*>(out[0]);
+        for (int64_t i = b; i < e; ++i) y[i] = HalfToFloat(x[i]);
+      } else {
+        const float* x = static_cast<const float*>(in[0]);
+        uint16_t* y = static_cast<uint16_t*>(out[0]);
+        for (int64_t i = b; i < e; ++i) y[i] = FloatToHalf(x[i]);
+      }
+    });
+    return Status::Ok();
+  });
+}
+
 Status CheckCast(const KernelSpec& spec) {
   const bool like = spec.op == "CastLike";
   GE_RETURN_IF_ERROR(CheckArity(spec, like ? 2 : 1, like ? 2 : 1, 1, 1));
@@ -279,9 +303,10 @@ Status CheckCast(const KernelSpec& spec) {
       return NotSupported(spec,
                           "attribute to=" + std::to_string(spec.attrs.GetInt("to", 0)) + " is not a supported type");
   }
-  if (!CastHandles(x.dtype))
+  const bool half = IsHalfPair(x.dtype, to) || (x.dtype == D::kFloat16 && to == D::kFloat16);
+  if (!half && !CastHandles(x.dtype))
     return NotSupported(spec, std::string("input dtype ") + DataTypeName(x.dtype) + " is not supported");
-  if (!CastHandles(to))
+  if (!half && !CastHandles(to))
     return NotSupported(spec, std::string("target dtype ") + DataTypeName(to) + " is not supported");
   if (y.dtype != to)
     return Bad(spec,
@@ -294,6 +319,7 @@ Result<KernelPtr> CreateCast(const KernelSpec& spec) {
   const DataType from = spec.inputs[0].dtype, to = spec.outputs[0].dtype;
   const int64_t n = spec.inputs[0].NumElements();
   if (from == to) return CopyKernel(spec.inputs[0].Bytes());
+  if (IsHalfPair(from, to)) return HalfCastKernel(from, n);
   Result<KernelPtr> k = Internal("unreachable");
   DispatchNumeric(from, [&]<typename F>() { DispatchNumeric(to, [&]<typename T>() { k = CastKernel<F, T>(n); }); });
   return k;

@@ -154,8 +154,18 @@ TEST(ShapeKernel, CastInt64ToFloatAndOthers) {
   EXPECT_EQ(like[0].as<int64_t>(), (std::vector<int64_t>{1, -1}));
 }
 
-TEST(ShapeKernel, CastRejectsF16AndMismatchedTarget) {
-  auto f16 = RunKernel("Cast", Attr("to", int64_t{10}), {HostTensor::F32({1}, {1})}, {{DataType::kFloat16, {1}}});
+// float16 only to and from float32 (the model IO casts), rounding to nearest even.
+TEST(ShapeKernel, CastFloat16AndFloat32) {
+  RUN_OK(h, "Cast", Attr("to", int64_t{10}), {HostTensor::F32({4}, {1.0f, 0.1f, -65520.0f, 1.0f + 1.0f / 2048})},
+         {{DataType::kFloat16, {4}}});
+  EXPECT_EQ(h[0].as<uint16_t>(), (std::vector<uint16_t>{0x3c00, 0x2e66, 0xfc00, 0x3c00}));
+  RUN_OK(f, "Cast", Attr("to", int64_t{1}), {HostTensor::Of<uint16_t>(DataType::kFloat16, {3}, {0x3c00, 0xc000, 0x0001})},
+         {{DataType::kFloat32, {3}}});
+  EXPECT_EQ(f[0].as<float>(), (std::vector<float>{1.0f, -2.0f, 5.9604645e-08f}));
+}
+
+TEST(ShapeKernel, CastRejectsOtherF16PairsAndMismatchedTarget) {
+  auto f16 = RunKernel("Cast", Attr("to", int64_t{10}), {HostTensor::I64({1}, {1})}, {{DataType::kFloat16, {1}}});
   ASSERT_FALSE(f16.ok());
   EXPECT_EQ(f16.status().code(), StatusCode::kUnsupported);
   EXPECT_NE(f16.status().message().find("f16"), std::string::npos) << f16.status().ToString();

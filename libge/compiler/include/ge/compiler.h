@@ -65,6 +65,17 @@ struct CompileOptions {
   // (--input_format, TensorFlow's default), else NCHW.
   std::vector<AippConfig> aipp;
   bool aipp_nhwc = false;
+  // Model IO dtypes (--input_fp16_nodes, --output_type): the named float32
+  // inputs take float16 (a Cast to float32 follows them); outputs are cast
+  // to `dtype` before NetOutput. An OutputType with an empty node applies
+  // to every float32 output; node and index name one output's producer.
+  struct OutputType {
+    std::string node;
+    int64_t index = 0;
+    DataType dtype = DataType::kFloat32;
+  };
+  std::vector<OutputType> output_types;
+  std::vector<std::string> fp16_inputs;
   // Constant folding never creates a constant larger than this.
   int64_t fold_limit_bytes = 1 << 20;
 };

@@ -1,0 +1,19 @@
+// --output_type and --input_fp16_nodes: ATC's model IO dtypes, parsed into
+// the compile options (the compiler's insert_io_casts pass applies them).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ge/compiler.h"
+
+namespace ge::atc {
+
+// "FP16" (every float32 output) or "node:index:TYPE;node:index:TYPE", TYPE
+// one of FP32, FP16, UINT8, INT8. Errors name the flag and the entry.
+Result<std::vector<CompileOptions::OutputType>> ParseOutputType(const std::string& flag);
+
+// "input1;input2": names of float32 model inputs that take float16.
+std::vector<std::string> ParseFp16Nodes(const std::string& flag);
+
+}  // namespace ge::atc
