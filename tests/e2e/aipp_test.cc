@@ -92,6 +92,38 @@ TEST_F(AippTest, SampleLineAndFolderRunMatchTheFloatModel) {
                      "ge-run", {"x.bin", "3072 bytes", "u8[1,24,16,1]"});
 }
 
+// TensorFlow's NHWC image input: the Aipp output is NHWC, so the float input
+// the plain model takes is the raw RGB bytes normalised in the same order.
+TEST_F(AippTest, TensorFlowNhwcInputMatchesThePlainModel) {
+  const fs::path pb = fs::path(GE_MODELS_DIR) / "tf_cnn.pb";
+  if (!fs::exists(pb)) GTEST_SKIP() << pb << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+  WriteFileBytes(Path("rgb.cfg"),
+                 "aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n mean_chn_0: 10\n mean_chn_1: 20\n"
+                 " mean_chn_2: 30\n var_reci_chn_0: 0.01\n var_reci_chn_1: 0.02\n var_reci_chn_2: 0.03\n}\n");
+  ToolResult a = Run("ge-atc", {"--model", pb.string(), "--framework", "3", "--output", Path("tfa"), "--soc_version",
+                                "Ascend310P3", "--insert_op_conf", Path("rgb.cfg")});
+  ASSERT_EQ(a.exit_code, 0) << a.Describe();
+  ToolResult p = Run("ge-atc", {"--model", pb.string(), "--framework", "3", "--output", Path("tfp")});
+  ASSERT_EQ(p.exit_code, 0) << p.Describe();
+  std::string raw(32 * 32 * 3, '\0');
+  std::vector<float> f(raw.size());
+  const float mean[3] = {10, 20, 30}, var[3] = {0.01f, 0.02f, 0.03f};
+  for (size_t i = 0; i < raw.size(); ++i) {
+    raw[i] = static_cast<char>((i * 37 + 11) % 256);
+    f[i] = (static_cast<float>(static_cast<uint8_t>(raw[i])) - mean[i % 3]) * var[i % 3];
+  }
+  WriteFileBytes(Path("img.bin"), raw);
+  ASSERT_TRUE(WriteNpy(Path("img.npy"), TensorDesc(DataType::kFloat32, {1, 32, 32, 3}), f.data()).ok());
+  ToolResult r = Run("ge-run", {"--model", Path("tfa.om"), "--input", Path("img.bin"), "--output", Path("o")});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const auto outs = FilesEndingIn(dir_ / "o", {".npy"});
+  ASSERT_EQ(outs.size(), 1u) << r.Describe();
+  ToolResult cmp = Run("ge-run", {"--model", Path("tfp.om"), "--input", Path("img.npy"), "--compare",
+                                  outs[0]});
+  EXPECT_EQ(cmp.exit_code, 0) << cmp.Describe();
+  EXPECT_NE(cmp.out.find("PASS"), std::string::npos) << cmp.Describe();
+}
+
 TEST_F(AippTest, ModeOneAndSixShowTheAippNode) {
   ASSERT_EQ(Convert(kYuvConfig, "aipp").exit_code, 0);
   ToolResult info = Run("ge-atc", {"--mode", "6", "--om", Path("aipp.om")});
