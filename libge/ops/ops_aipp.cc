@@ -5,10 +5,22 @@
 // and the interleaved UV plane stacked: [N, H * 3 / 2, W, 1]. Output: float32
 // [N, C, H', W'] (layout "NCHW") or [N, H', W', C] ("NHWC"), C = 3 (1 for
 // YUV400_U8), after crop [y, x, h, w] and pads [top, bottom, left, right].
+#include "ge/ops/aipp_format.h"
 #include "infer_util.h"
 #include "op_families.h"
 
 namespace ge {
+
+const AippFormat* FindAippFormat(const std::string& name) {
+  static const AippFormat kFormats[] = {
+      {"YUV420SP_U8", 1, 3, true}, {"RGB888_U8", 3, 3, false}, {"XRGB8888_U8", 4, 3, false}, {"YUV400_U8", 1, 1, false}};
+  for (const AippFormat& f : kFormats)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+std::string AippFormatNames() { return "YUV420SP_U8, RGB888_U8, XRGB8888_U8, YUV400_U8"; }
+
 namespace {
 
 using infer::Dims;
@@ -17,12 +29,10 @@ Status InferAipp(InferContext& ctx) {
   const Node& n = ctx.node();
   const TensorDesc& x = ctx.input(0);
   const std::string format = n.GetString("input_format");
-  const bool yuv420 = format == "YUV420SP_U8";
-  int64_t c_in = 0;
-  if (yuv420 || format == "YUV400_U8") c_in = 1;
-  else if (format == "RGB888_U8") c_in = 3;
-  else if (format == "XRGB8888_U8") c_in = 4;
-  else return ctx.Error("input_format '" + format + "' is not one of YUV420SP_U8, RGB888_U8, XRGB8888_U8, YUV400_U8");
+  const AippFormat* f = FindAippFormat(format);
+  if (!f) return ctx.Error("input_format '" + format + "' is not one of " + AippFormatNames());
+  const bool yuv420 = f->yuv420sp;
+  const int64_t c_in = f->in_channels;
   if (x.dtype != DataType::kUInt8) return ctx.Error("input must be uint8, but is " + x.ToString());
   if (!x.is_static() || x.rank() != 4 || x.dims[3] != c_in)
     return ctx.Error("input must be a static [N, H, W, " + std::to_string(c_in) + "] image, but is " + x.ToString());
@@ -41,7 +51,7 @@ Status InferAipp(InferContext& ctx) {
   if (yuv420 && (crop[0] % 2 != 0 || crop[1] % 2 != 0))
     return ctx.Error("a YUV420SP_U8 crop must start at even coordinates, but starts at " + std::to_string(crop[0]) +
                      ", " + std::to_string(crop[1]));
-  const int64_t c = format == "YUV400_U8" ? 1 : 3;
+  const int64_t c = f->out_channels;
   const int64_t h = crop[2] + pads[0] + pads[1], w = crop[3] + pads[2] + pads[3];
   const std::string layout = n.GetString("layout", "NCHW");
   if (layout != "NCHW" && layout != "NHWC") return ctx.Error("layout must be NCHW or NHWC, not '" + layout + "'");

@@ -11,6 +11,7 @@
 
 #include "aipp.pb.h"
 #include "ge/aipp_config.h"
+#include "ge/ops/aipp_format.h"
 
 namespace ge {
 namespace {
@@ -59,12 +60,11 @@ Result<AippConfig> Convert(const AippOpParams& p, const std::string& where) {
   AippConfig c;
   c.where = where;
   c.related_input_rank = p.related_input_rank();
-  static const std::set<std::string> kFormats = {"YUV420SP_U8", "RGB888_U8", "XRGB8888_U8", "YUV400_U8"};
   c.input_format = AippOpParams::InputFormat_Name(p.input_format());
   if (p.input_format() == AippOpParams::UNDEFINED) return InvalidArgument(where + ": input_format is required");
-  if (!kFormats.count(c.input_format))
-    return Unsupported(where + ": input_format " + c.input_format +
-                       " is not supported (YUV420SP_U8, RGB888_U8, XRGB8888_U8, YUV400_U8 are)");
+  const AippFormat* format = FindAippFormat(c.input_format);
+  if (!format)
+    return Unsupported(where + ": input_format " + c.input_format + " is not supported (" + AippFormatNames() + " are)");
   c.csc_switch = p.csc_switch();
   c.rbuv_swap_switch = p.rbuv_swap_switch();
   c.ax_swap_switch = p.ax_swap_switch();
@@ -101,7 +101,7 @@ Result<AippConfig> Convert(const AippOpParams& p, const std::string& where) {
   // The matrix decides what the colours mean; ATC's samples always give it.
   if (c.csc_switch && !any_matrix)
     return InvalidArgument(where + ": csc_switch is true but no matrix_r*c* is given");
-  if (c.csc_switch && c.input_format == "YUV400_U8")
+  if (c.csc_switch && format->out_channels == 1)
     return Unsupported(where + ": csc_switch with input_format YUV400_U8 is not supported (a grey image has one channel)");
   GE_RETURN_IF_ERROR(One(p.input_bias_0(), "input_bias_0", where, &c.input_bias[0]));
   GE_RETURN_IF_ERROR(One(p.input_bias_1(), "input_bias_1", where, &c.input_bias[1]));

@@ -7,6 +7,7 @@
 // Runs first, so inference, support checks and every later pass see the
 // Aipp node like any other.
 #include "ge/aipp_config.h"
+#include "ge/ops/aipp_format.h"
 #include "pass.h"
 
 namespace ge {
@@ -18,7 +19,8 @@ struct Geometry {
   std::vector<int64_t> crop, pads;
 };
 
-Result<Geometry> Settle(const AippConfig& a, const TensorDesc& in, bool nhwc, const std::string& input) {
+Result<Geometry> Settle(const AippConfig& a, const AippFormat& f, const TensorDesc& in, bool nhwc,
+                        const std::string& input) {
   const std::string where = a.where + ": input '" + input + "' " + in.ToString();
   if (in.dtype != DataType::kFloat32 || !in.is_static() || in.rank() != 4)
     return InvalidArgument(where + " must be a static float32 image of rank 4 for AIPP");
@@ -27,7 +29,7 @@ Result<Geometry> Settle(const AippConfig& a, const TensorDesc& in, bool nhwc, co
   g.c = nhwc ? in.dims[3] : in.dims[1];
   g.h = nhwc ? in.dims[1] : in.dims[2];
   g.w = nhwc ? in.dims[2] : in.dims[3];
-  const int64_t want_c = a.input_format == "YUV400_U8" ? 1 : 3;
+  const int64_t want_c = f.out_channels;
   if (g.c != want_c)
     return InvalidArgument(where + " has " + std::to_string(g.c) + " channels; " + a.input_format + " gives " +
                            std::to_string(want_c) + (nhwc ? " (layout NHWC)" : " (layout NCHW)"));
@@ -53,7 +55,7 @@ Result<Geometry> Settle(const AippConfig& a, const TensorDesc& in, bool nhwc, co
     return InvalidArgument(where + ": the crop from (" + std::to_string(y0) + ", " + std::to_string(x0) + ") of " +
                            std::to_string(crop_h) + " x " + std::to_string(crop_w) + " leaves the " +
                            std::to_string(g.src_h) + " x " + std::to_string(g.src_w) + " source image");
-  if (a.input_format == "YUV420SP_U8" && (g.src_h % 2 || g.src_w % 2 || y0 % 2 || x0 % 2))
+  if (f.yuv420sp && (g.src_h % 2 || g.src_w % 2 || y0 % 2 || x0 % 2))
     return InvalidArgument(where + ": YUV420SP_U8 needs an even image size and crop start (src " +
                            std::to_string(g.src_h) + " x " + std::to_string(g.src_w) + ", start " +
                            std::to_string(y0) + ", " + std::to_string(x0) + ")");
@@ -62,10 +64,9 @@ Result<Geometry> Settle(const AippConfig& a, const TensorDesc& in, bool nhwc, co
   return g;
 }
 
-TensorDesc RawImage(const AippConfig& a, const Geometry& g) {
-  if (a.input_format == "YUV420SP_U8") return TensorDesc(DataType::kUInt8, {g.n, g.src_h * 3 / 2, g.src_w, 1});
-  const int64_t c_in = a.input_format == "RGB888_U8" ? 3 : a.input_format == "XRGB8888_U8" ? 4 : 1;
-  return TensorDesc(DataType::kUInt8, {g.n, g.src_h, g.src_w, c_in});
+TensorDesc RawImage(const AippFormat& f, const Geometry& g) {
+  if (f.yuv420sp) return TensorDesc(DataType::kUInt8, {g.n, g.src_h * 3 / 2, g.src_w, 1});
+  return TensorDesc(DataType::kUInt8, {g.n, g.src_h, g.src_w, f.in_channels});
 }
 
 Status Insert(Graph& graph, const AippConfig& a, bool nhwc) {
@@ -74,7 +75,9 @@ Status Insert(Graph& graph, const AippConfig& a, bool nhwc) {
     return InvalidArgument(a.where + ": related_input_rank " + std::to_string(a.related_input_rank) +
                            " but the model has " + std::to_string(inputs.size()) + " input(s)");
   Node* data = inputs[a.related_input_rank];
-  GE_ASSIGN_OR_RETURN(Geometry g, Settle(a, data->output_desc(0), nhwc, data->name()));
+  const AippFormat* f = FindAippFormat(a.input_format);
+  if (!f) return InvalidArgument(a.where + ": input_format " + a.input_format + " is not supported");
+  GE_ASSIGN_OR_RETURN(Geometry g, Settle(a, *f, data->output_desc(0), nhwc, data->name()));
   Node* aipp = graph.AddNode("Aipp", graph.MakeUniqueName(data->name() + "_aipp"), 1, 1);
   aipp->SetAttr("input_format", a.input_format);
   aipp->SetAttr("layout", std::string(nhwc ? "NHWC" : "NCHW"));
@@ -92,7 +95,7 @@ Status Insert(Graph& graph, const AippConfig& a, bool nhwc) {
   aipp->SetAttr("var_reci_chn", std::vector<float>(a.var_reci_chn.begin(), a.var_reci_chn.end()));
   aipp->output_desc(0) = data->output_desc(0);
   GE_RETURN_IF_ERROR(graph.ReplaceAllUses({data, 0}, {aipp, 0}));
-  data->output_desc(0) = RawImage(a, g);
+  data->output_desc(0) = RawImage(*f, g);
   data->SetAttr("_aipp", a.input_format);  // shown by --mode 1 and ge-dump
   return graph.AddEdge(data, 0, aipp, 0);
 }

@@ -4,8 +4,8 @@
 // NetOutput (ATC's own way: a Cast op at the boundary; the model inside
 // still computes in float32). Integer outputs truncate towards zero and
 // saturate, as ge's Cast does.
+#include <algorithm>
 #include <map>
-#include <set>
 
 #include "pass.h"
 #include "passes/optimize_util.h"
@@ -52,26 +52,47 @@ Status CastInputs(Graph& g, const std::vector<std::string>& names) {
   return Status::Ok();
 }
 
+std::string OutputId(const std::string& node, int64_t index) { return node + ":" + std::to_string(index); }
+
+// The rule for output `id`: the last one naming it, else the one for every output.
+const CompileOptions::OutputType* RuleFor(const std::vector<CompileOptions::OutputType>& rules, const std::string& id) {
+  const CompileOptions::OutputType *named = nullptr, *all = nullptr;
+  for (const auto& r : rules) {
+    if (r.node.empty()) {
+      if (!all) all = &r;
+    } else if (OutputId(r.node, r.index) == id) {
+      named = &r;
+    }
+  }
+  return named ? named : all;
+}
+
 Status CastOutputs(Graph& g, const std::vector<CompileOptions::OutputType>& rules) {
   Node* out = g.OutputNode();
   if (!out || rules.empty()) return Status::Ok();
-  opt::PinOutputNames(g);
-  std::set<size_t> used;
-  for (size_t i = 0; i < out->num_inputs(); ++i) {
+  // The outputs by producer, "node:index": every named rule must be one.
+  std::vector<std::string> ids(out->num_inputs());
+  std::string list;
+  for (size_t i = 0; i < ids.size(); ++i) {
     const Endpoint src = out->InputSource(i);
     if (!src.valid()) continue;
-    const std::string id = src.node->name() + ":" + std::to_string(src.index);
-    const CompileOptions::OutputType* rule = nullptr;
-    for (size_t k = 0; k < rules.size(); ++k)
-      if (rules[k].node.empty() ? !rule : rules[k].node + ":" + std::to_string(rules[k].index) == id) {
-        rule = &rules[k];
-        if (!rules[k].node.empty()) used.insert(k);
-      }
+    ids[i] = OutputId(src.node->name(), src.index);
+    list += (list.empty() ? "" : ", ") + ids[i];
+  }
+  for (const auto& r : rules)
+    if (!r.node.empty() && std::find(ids.begin(), ids.end(), OutputId(r.node, r.index)) == ids.end())
+      return InvalidArgument("--output_type " + OutputId(r.node, r.index) + " is not a model output (outputs: " + list +
+                             ")");
+  opt::PinOutputNames(g);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i].empty()) continue;
+    const CompileOptions::OutputType* rule = RuleFor(rules, ids[i]);
     if (!rule || rule->dtype == DataType::kFloat32) continue;
+    const Endpoint src = out->InputSource(i);
     const TensorDesc& desc = src.node->output_desc(src.index);
     if (desc.dtype != DataType::kFloat32) {
       if (rule->node.empty()) continue;  // "all outputs": the float ones
-      return InvalidArgument("--output_type " + id + ": the output is " + desc.ToString() +
+      return InvalidArgument("--output_type " + ids[i] + ": the output is " + desc.ToString() +
                              "; only float32 outputs change type");
     }
     Node* cast = AddCast(g, src.node->name() + "_to_" + DataTypeName(rule->dtype), rule->dtype);
@@ -79,16 +100,6 @@ Status CastOutputs(Graph& g, const std::vector<CompileOptions::OutputType>& rule
     g.RemoveInputEdge(out, static_cast<int>(i));
     GE_RETURN_IF_ERROR(g.AddEdge(src.node, src.index, cast, 0));
     GE_RETURN_IF_ERROR(g.AddEdge(cast, 0, out, static_cast<int>(i)));
-  }
-  for (size_t k = 0; k < rules.size(); ++k) {
-    if (rules[k].node.empty() || used.count(k)) continue;
-    std::string list;
-    for (size_t i = 0; i < out->num_inputs(); ++i) {
-      const Endpoint s = out->InputSource(i);
-      if (s.valid() && s.node->type() != "Cast") list += (list.empty() ? "" : ", ") + s.node->name() + ":" + std::to_string(s.index);
-    }
-    return InvalidArgument("--output_type " + rules[k].node + ":" + std::to_string(rules[k].index) +
-                           " is not a model output (outputs: " + list + ")");
   }
   return Status::Ok();
 }
