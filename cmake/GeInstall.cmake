@@ -16,6 +16,8 @@ foreach(dir ${GE_HEADER_DIRS})
   install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(TARGETS ge-atc ge-run ge-lint ge-dump RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ge-run
+                                \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/msame)")
 
 set(GE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ge)
 install(EXPORT geTargets NAMESPACE ge:: DESTINATION ${GE_CMAKE_DIR})

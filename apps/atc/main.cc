@@ -10,10 +10,10 @@
 #include <spdlog/spdlog.h>
 
 #include "atc/atc_flags.h"
-#include "atc/atc_io_types.h"
 #include "atc/atc_model_info.h"
 #include "atc/atc_target.h"
 #include "common/app_common.h"
+#include "common/io_type_flags.h"
 #include "hal/device.h"
 #include "ge/tools/precheck.h"
 #include "ge_base/file_io.h"
@@ -186,12 +186,12 @@ int Main(int argc, char** argv) {
   }
   if (implmode.rfind("high_performance", 0) == 0)
     warn("--op_select_implmode " + implmode + ": every CPU kernel has one implementation, in full float32 precision");
-  auto output_types = ge::atc::ParseOutputType(output_type);
+  auto output_types = ge::app::ParseOutputType(output_type);
   if (!output_types.ok()) return ge::app::Fail(kTool, output_types.status());
   // Model IO dtypes and their record in the .om.
   auto apply_io_types = [&](ge::CompileOptions& o) {
     o.output_types = *output_types;
-    o.fp16_inputs = ge::atc::ParseFp16Nodes(input_fp16_nodes);
+    o.fp16_inputs = ge::app::ParseFp16Nodes(input_fp16_nodes);
     if (!output_type.empty()) o.recorded_options.emplace_back("output_type", output_type);
     if (!input_fp16_nodes.empty()) o.recorded_options.emplace_back("input_fp16_nodes", input_fp16_nodes);
   };

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "common/app_common.h"
+#include "common/io_type_flags.h"
 #include "ge/tools/bisect.h"
 #include "ge/tools/dot.h"
 #include "ge/tools/dump_compare.h"
@@ -30,6 +31,7 @@ bool IsPb(const std::string& path) { return path.size() > 3 && path.compare(path
 // The flags every subcommand that compiles shares with ge-atc.
 struct CompileFlags {
   std::string model, input_shape, disable_pass, fusion_switch_file, buffer_optimize = "on", log = "warning";
+  std::string insert_op_conf, input_format, output_type, input_fp16_nodes;  // as ge-atc's
   std::string broken_pass;  // test only: AFTER[:KIND]
 
   void Add(CLI::App* app, bool model_required) {
@@ -40,6 +42,11 @@ struct CompileFlags {
     app->add_option("--fusion_switch_file", fusion_switch_file, "ATC-style fusion switch file (JSON)");
     app->add_option("--buffer_optimize", buffer_optimize, "Memory reuse: on (default) or off")
         ->check(CLI::IsMember({"on", "off"}));
+    app->add_option("--insert_op_conf", insert_op_conf, "AIPP configuration, as ge-atc takes it (docs/aipp.md)");
+    app->add_option("--input_format", input_format, "Image layout of a TensorFlow model's inputs for AIPP, as ge-atc")
+        ->check(CLI::IsMember({"NCHW", "NHWC", "ND", "NCDHW"}));
+    app->add_option("--output_type", output_type, "Output dtypes, as ge-atc: FP16, or \"node:index:TYPE;...\"");
+    app->add_option("--input_fp16_nodes", input_fp16_nodes, "Inputs that take float16, as ge-atc: \"name1;name2\"");
     app->add_option("--log", log, "Log level on stderr: debug, info, warning (default), error, null");
     // Test only (docs/ge-dump.md): inserts a deliberately wrong pass so the
     // e2e tests can check that bisect names it. Hidden: empty group.
@@ -49,6 +56,13 @@ struct CompileFlags {
   ge::Result<ge::CompileOptions> Options() const {
     ge::CompileOptions o;
     GE_RETURN_IF_ERROR(ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, o));
+    if (!insert_op_conf.empty()) {
+      GE_ASSIGN_OR_RETURN(std::vector<ge::AippConfig> aipp, ge::ReadAippConfigFile(insert_op_conf));
+      o.aipp = std::move(aipp);
+      o.aipp_nhwc = IsPb(model) && input_format != "NCHW";  // as ge-atc: TF images are NHWC by default
+    }
+    GE_ASSIGN_OR_RETURN(o.output_types, ge::app::ParseOutputType(output_type));
+    o.fp16_inputs = ge::app::ParseFp16Nodes(input_fp16_nodes);
     if (!broken_pass.empty()) {
       const size_t colon = broken_pass.find(':');
       const std::string after = broken_pass.substr(0, colon);
@@ -65,9 +79,10 @@ struct CompileFlags {
   ge::Result<ge::Model> Load(const ge::CompileOptions& options) const {
     if (IsOm(model)) {
       if (!input_shape.empty() || !disable_pass.empty() || !fusion_switch_file.empty() || !broken_pass.empty() ||
-          buffer_optimize != "on")
+          buffer_optimize != "on" || !insert_op_conf.empty() || !output_type.empty() || !input_fp16_nodes.empty())
         return ge::InvalidArgument(model + ": a .om is already compiled; --input_shape, --disable_pass, "
-                                   "--fusion_switch_file and --buffer_optimize need a source model (.onnx, .pb)");
+                                   "--fusion_switch_file, --buffer_optimize, --insert_op_conf, --output_type and "
+                                   "--input_fp16_nodes need a source model (.onnx, .pb)");
       GE_ASSIGN_OR_RETURN(ge::LoadedOm om, ge::ReadOmFile(model));
       return std::move(om.model);
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 
 #include "common/app_common.h"
 #include "ge/tools/compare.h"
@@ -77,7 +78,7 @@ int Main(int argc, char** argv) {
   std::string model, input, mode = "v2", compare, log = "warning", profile, device, max_memory;
   std::string dump_dir, perturb_op;
   ge::run::OutputFlags out_flags;
-  std::string output_size, pure_data_type;
+  std::string output_size, pure_data_type, output_layout;
   int loop = 1, warmup = 0, batchsize = 1, run_loop = 0;
   uint32_t seed = 0;
   bool json = false, async = false;
@@ -94,6 +95,10 @@ int Main(int argc, char** argv) {
   app.add_option("--output_dirname", out_flags.dirname,
                  "(ais_bench) Write into --output/NAME and NAME_summary.json beside it (default: a timestamped folder)");
   app.add_option("--outfmt", out_flags.outfmt, "(msame, ais_bench) Output file format: NPY, BIN (raw bytes) or TXT (one row per line)");
+  app.add_option("--output_layout", output_layout,
+                 "Output folder and file names: ge (--output/NAME.npy), msame (--output/YYYYMMDD_HHMMSS/"
+                 "STEM_output_K.bin; the default when run as 'msame'), ais_bench (--output/NAME/STEM_K.bin and "
+                 "NAME_summary.json; the default when an ais_bench-only flag is given)");
   app.add_option("--outputSize", output_size,
                  "(msame, ais_bench) Comma-separated output byte sizes; checked against the model's (ge knows them)");
   app.add_option("--mode", mode, "Runtime: v2 (default) or sink (tasks pre-distributed at load, one HAL call per inference)")
@@ -148,10 +153,16 @@ int Main(int argc, char** argv) {
   if (auto s = ge::app::SetupLogging(*debug_on && app.count("--log") == 0 ? "info" : log); !s.ok()) return Fail(kTool, s);
   auto memory_limit = ge::app::ParseMaxMemory(max_memory);
   if (!memory_limit.ok()) return Fail(kTool, memory_limit.status());
-  out_flags.ais_bench = app.count("--outfmt") || app.count("--output_dirname") || app.count("--batchsize") ||
-                        app.count("--pure_data_type") || display_all.given();
+  const bool ais_bench_flag = app.count("--outfmt") || app.count("--output_dirname") || app.count("--batchsize") ||
+                             app.count("--pure_data_type") || display_all.given();
+  auto style = ge::run::ResolveOutputStyle(output_layout, argv[0], ais_bench_flag, app.count("--output_dirname") > 0);
+  if (!style.ok()) return Fail(kTool, style.status());
+  out_flags.style = *style;
+  out_flags.model = model;
+  const bool ais_bench = *style == ge::run::OutputStyle::kAisBench;
+  const bool msame = *style == ge::run::OutputStyle::kMsame;
   // ais_bench warms up once unless told otherwise.
-  if (out_flags.ais_bench && app.count("--warmup") + app.count("--warmup_count") == 0) warmup = 1;
+  if (ais_bench && app.count("--warmup") + app.count("--warmup_count") == 0) warmup = 1;
 
   const bool sink = mode == "sink";
   for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", timeout_ms > 0}, {"--run_loop", run_loop > 0},
@@ -179,7 +190,8 @@ int Main(int argc, char** argv) {
   auto plan = ge::run::PlanInputs(input, m.inputs());
   if (!plan.ok()) return Fail(kTool, plan.status());
   plan->seed = seed;
-  plan->random = input == "random" || (pure_data_type.empty() ? !out_flags.ais_bench : pure_data_type == "random");
+  // Without --input msame and ais_bench run on zeros, ge-run on random data.
+  plan->random = input == "random" || (pure_data_type.empty() ? !(ais_bench || msame) : pure_data_type == "random");
   const size_t inferences = plan->inferences();
   if (inferences > 1)
     for (auto [flag, used] : {std::pair<const char*, bool>{"--compare", !compare.empty()}, {"--run_loop", run_loop > 0}})
@@ -213,7 +225,7 @@ int Main(int argc, char** argv) {
   for (const auto& set : plan->sets)
     for (const auto& f : set)
       if (f.size() < 4 || f.substr(f.size() - 4) != ".npy") by_input_name = true;
-  auto layout = ge::run::PrepareOutputs(out_flags, by_input_name, ge::run::TimestampDirName());
+  auto layout = ge::run::PrepareOutputs(out_flags, by_input_name, std::time(nullptr));
   if (!layout.ok()) return Fail(kTool, layout.status());
 
   // Run: per input set, stage the inputs, run (warm-up before the first),
@@ -258,7 +270,9 @@ int Main(int argc, char** argv) {
       report.run_loop_line = rl->line;
     }
     const std::vector<std::string> in_files = plan->sets.empty() ? std::vector<std::string>{} : plan->sets[k];
-    auto written = ge::run::WriteOutputs(*layout, in_files.empty() ? "" : in_files.front(), m.outputs(), out_ptrs);
+    // msame names outputs after the model unless the inputs come from folders.
+    const bool named_by_file = !in_files.empty() && (!msame || plan->from_directories);
+    auto written = ge::run::WriteOutputs(*layout, named_by_file ? in_files.front() : "", m.outputs(), out_ptrs);
     if (!written.ok()) return Fail(kTool, written.status());
     runs.files.push_back({in_files, *written});
     if (*debug_on) {
@@ -298,11 +312,13 @@ int Main(int argc, char** argv) {
   report.outputs = m.outputs();
   for (size_t i = 0; i < goldens.size(); ++i)
     report.compare.push_back(ge::CompareTensors(m.outputs()[i].desc, out_ptrs[i], goldens[i]));
-  if (out_flags.ais_bench || inferences > 1 || *display_all_on)
+  if (msame)
+    report.summary_block = ge::run::MsameSummaryText(runs, plan->from_directories);
+  else if (ais_bench || inferences > 1 || *display_all_on)
     report.summary_block = ge::run::AisBenchSummaryText(runs, *display_all_on);
   if (json) {
     auto j = ge::run::ReportJson(report, runs);
-    if (out_flags.ais_bench || inferences > 1) j["summary"] = ge::run::AisBenchSummaryJson(runs);
+    if (ais_bench || inferences > 1) j["summary"] = ge::run::AisBenchSummaryJson(runs);
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::fputs(ge::run::ReportText(report, runs).c_str(), stdout);

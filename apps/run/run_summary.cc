@@ -62,6 +62,25 @@ std::string AisBenchSummaryText(const TimedRuns& runs, bool display_all) {
   return s;
 }
 
+std::string MsameSummaryText(const TimedRuns& runs, bool from_directories) {
+  const std::vector<double>& t = runs.compute_ms;
+  if (t.empty()) return "";
+  double total = 0;
+  for (double ms : t) total += ms;
+  const char* format = from_directories ? "Inference average time : %.2f ms\n" : "Inference average time: %f ms\n";
+  char line[160];
+  std::snprintf(line, sizeof line, format, total / static_cast<double>(t.size()));
+  std::string s = line;
+  if (t.size() > 1) {
+    std::snprintf(line, sizeof line,
+                  from_directories ? "Inference average time without first time: %.2f ms\n"
+                                   : "Inference average time without first time: %f ms\n",
+                  (total - t.front()) / static_cast<double>(t.size() - 1));
+    s += line;
+  }
+  return s;
+}
+
 bool AllPass(const Report& r) {
   for (const auto& c : r.compare)
     if (c && !c->pass) return false;

@@ -35,6 +35,11 @@ nlohmann::ordered_json AisBenchSummaryJson(const TimedRuns& runs);
 // ais_bench's "Performance Summary" block; H2D and D2H lines with display_all.
 std::string AisBenchSummaryText(const TimedRuns& runs, bool display_all);
 
+// msame's closing lines: "Inference average time: X ms" and, after more
+// than one run, "Inference average time without first time: X ms" (folder
+// inputs: msame's "average time :" spelling and two decimals).
+std::string MsameSummaryText(const TimedRuns& runs, bool from_directories);
+
 // ge-run's own report.
 struct Report {
   std::string model, mode, device;
@@ -46,7 +51,7 @@ struct Report {
   std::string profile;
   nlohmann::ordered_json run_loop;  // null without --run_loop
   std::string run_loop_line;
-  std::string summary_block;  // ais_bench's block, printed before PASS/FAIL
+  std::string summary_block;  // ais_bench's or msame's block, printed before PASS/FAIL
   int warmup = 0, loop = 1;
   size_t inferences = 1;
   std::vector<IoDesc> outputs;

@@ -113,6 +113,26 @@ TEST_F(DumpTest, DiffPrintsEveryPassAndWhatItChanged) {
   EXPECT_NE(r.out.find("passes ran"), std::string::npos);
 }
 
+// ge-atc's IO flags: the passes that apply them show what they insert.
+TEST_F(DumpTest, DiffShowsWhatAippAndOutputTypeInsert) {
+  WriteFileBytes(Path("aipp.cfg"), "aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n  mean_chn_0: 10\n}\n");
+  ToolResult r = Run("ge-dump", {"diff", "--model", kTinyOnnx, "--insert_op_conf", Path("aipp.cfg"), "--output_type",
+                                 "FP16"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("pass insert_aipp: 1 added"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(Aipp)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pass insert_io_casts: 1 added"), std::string::npos) << r.out;
+  ToolResult plain = Run("ge-dump", {"diff", "--model", kTinyOnnx});
+  ASSERT_EQ(plain.exit_code, 0) << plain.Describe();
+  EXPECT_EQ(plain.out.find("(Aipp)"), std::string::npos);
+  ExpectOneErrorLine(Run("ge-dump", {"diff", "--model", kTinyOnnx, "--insert_op_conf", Path("missing.cfg")}), "ge-dump",
+                     {"missing.cfg"});
+  ExpectOneErrorLine(Run("ge-dump", {"diff", "--model", kTinyOnnx, "--output_type", "FP64"}), "ge-dump",
+                     {"--output_type", "FP64"});
+  ExpectOneErrorLine(Run("ge-dump", {"memory", "--model", ConvertTiny(), "--insert_op_conf", Path("aipp.cfg")}),
+                     "ge-dump", {"tiny.om", "--insert_op_conf"});
+}
+
 TEST_F(DumpTest, TrackFollowsOneNode) {
   ToolResult r = Run("ge-dump", {"diff", "--model", kTinyOnnx, "--track", "w1", "--test_broken_pass", "infer_shapes"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();

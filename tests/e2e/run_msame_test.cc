@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "ge/tools/npy.h"
 #include "onnx/onnx_pb.h"
@@ -229,6 +230,84 @@ TEST_F(RunMsameTest, MsameLineAndNoOpFlagsRun) {
   EXPECT_EQ(bare.exit_code, 0) << bare.Describe();
 }
 
+// The one folder ge-run made inside `dir` (msame's and ais_bench's timestamped result folders).
+std::string OnlySubdir(const fs::path& dir) {
+  std::vector<std::string> dirs;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory()) dirs.push_back(e.path().filename().string());
+  EXPECT_EQ(dirs.size(), 1u) << dir;
+  return dirs.empty() ? "" : dirs[0];
+}
+
+std::vector<float> TxtFloats(const std::string& text) {
+  std::vector<float> v;
+  std::istringstream in(text);
+  for (float f; in >> f;) v.push_back(f);
+  return v;
+}
+
+// Run under the name `msame` (the link installed beside ge-run), msame's own
+// line writes msame's layout: out/YYYYMMDD_HHMMSS/<model>_output_K.txt, and
+// ends with msame's timing lines.
+TEST_F(RunMsameTest, RunAsMsameWritesMsamesLayout) {
+  const std::string om = TinyOm();
+  WriteTinyInputs("in", 2);
+  ASSERT_TRUE(fs::exists(ToolPath("msame"))) << "the msame link is not built";
+  ToolResult r = Run("msame", {"--model", om, "--input", Path("in/s1.bin"), "--output", Path("out"), "--outfmt", "TXT",
+                               "--loop", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("Inference average time: "), std::string::npos) << r.Describe();
+  EXPECT_NE(r.out.find("Inference average time without first time: "), std::string::npos) << r.Describe();
+  const std::string ts = OnlySubdir(Path("out"));
+  EXPECT_TRUE(std::regex_match(ts, std::regex(R"(\d{8}_\d{6})"))) << ts;
+  const fs::path txt = dir_ / "out" / ts / "m_output_0.txt";
+  ASSERT_TRUE(fs::exists(txt)) << r.Describe();
+  const std::string plain = PlainRunOutput(om, Path("in_npy/s1.npy"), "plain1");
+  std::vector<float> want(plain.size() / 4);
+  std::memcpy(want.data(), plain.data(), plain.size());
+  EXPECT_EQ(TxtFloats(ReadFileBytes(txt)), want);
+  EXPECT_EQ(FilesEndingIn(Path("out"), {".json"}), std::vector<std::string>{}) << "msame writes no summary";
+}
+
+// msame over a folder names each inference's outputs after its input file;
+// without --input it runs on zeros, as msame does.
+TEST_F(RunMsameTest, MsameFolderAndZeroInputs) {
+  const std::string om = TinyOm();
+  WriteTinyInputs("in", 2);
+  ToolResult r = Run("msame", {"--model", om, "--input", Path("in"), "--output", Path("out")});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("Inference average time : "), std::string::npos) << r.Describe();
+  const std::string ts = OnlySubdir(Path("out"));
+  for (int k = 0; k < 2; ++k) {
+    const std::string s = "s" + std::to_string(k);
+    EXPECT_EQ(ReadFileBytes(dir_ / "out" / ts / (s + "_output_0.bin")),
+              PlainRunOutput(om, Path("in_npy/" + s + ".npy"), "plain" + std::to_string(k)));
+  }
+  ToolResult zero = Run("msame", {"--model", om, "--output", Path("zero")});
+  ASSERT_EQ(zero.exit_code, 0) << zero.Describe();
+  ToolResult ais = Run("ge-run", {"--model", om, "--output", Path("ais"), "--output_dirname", "res",
+                                  "--pure_data_type", "zero"});
+  ASSERT_EQ(ais.exit_code, 0) << ais.Describe();
+  EXPECT_EQ(ReadFileBytes(dir_ / "zero" / OnlySubdir(Path("zero")) / "m_output_0.bin"),
+            ReadFileBytes(dir_ / "ais/res/pure_infer_data_0.bin"));
+}
+
+// --output_layout picks a layout under any name; ge-run's own honours --outfmt.
+TEST_F(RunMsameTest, OutputLayoutFlag) {
+  const std::string om = TinyOm();
+  WriteTinyInputs("in", 1);
+  ToolResult r = Run("ge-run", {"--model", om, "--input", Path("in/s0.bin"), "--output", Path("out"), "--output_layout",
+                                "msame"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const std::string plain = PlainRunOutput(om, Path("in_npy/s0.npy"), "plain");
+  EXPECT_EQ(ReadFileBytes(dir_ / "out" / OnlySubdir(Path("out")) / "m_output_0.bin"), plain);
+  ToolResult ge = Run("ge-run", {"--model", om, "--input", Path("in_npy/s0.npy"), "--output", Path("ge"),
+                                 "--output_layout", "ge", "--outfmt", "BIN"});
+  ASSERT_EQ(ge.exit_code, 0) << ge.Describe();
+  EXPECT_EQ(ReadFileBytes(dir_ / "ge/output.bin"), plain);
+  EXPECT_EQ(FilesEndingIn(Path("ge"), {".json"}), std::vector<std::string>{});
+}
+
 // Every bad input, output or foreign flag: one error line naming it, exit 1.
 TEST_F(RunMsameTest, ErrorsAreOneLine) {
   const std::string om = TinyOm();
@@ -259,6 +338,9 @@ TEST_F(RunMsameTest, ErrorsAreOneLine) {
            {om, {"--dump", "true"}, {"--dump", "ge-dump"}},
            {om, {"--debug", "maybe"}, {"--debug maybe"}},
            {om, {"--pure_data_type", "ones"}, {"--pure_data_type"}},
+           {om, {"--output_layout", "trtexec"}, {"--output_layout trtexec", "ge, msame or ais_bench"}},
+           {om, {"--output", Path("out"), "--output_layout", "msame", "--output_dirname", "res"},
+            {"--output_dirname is ais_bench's", "YYYYMMDD_HHMMSS"}},
        }) {
     std::vector<std::string> args = {"--model", c.om};
     args.insert(args.end(), c.args.begin(), c.args.end());

@@ -12,7 +12,7 @@ trap 'rm -rf "$WORK"' EXIT
 PREFIX=$WORK/prefix
 
 cmake --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log" || { cat "$WORK/install.log"; exit 1; }
-for f in bin/ge-atc bin/ge-run bin/ge-lint bin/ge-dump include/ge/compiler.h include/ge/runtime.h include/ge/om.h \
+for f in bin/ge-atc bin/ge-run bin/msame bin/ge-lint bin/ge-dump include/ge/compiler.h include/ge/runtime.h include/ge/om.h \
          include/ge_base/status.h include/hal/device.h include/ge_parsers/onnx_parser.h lib/cmake/ge/geConfig.cmake; do
   [ -e "$PREFIX/$f" ] || { echo "run_consumer: $f is not installed"; exit 1; }
 done

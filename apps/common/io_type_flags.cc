@@ -1,10 +1,10 @@
-#include "atc/atc_io_types.h"
+#include "common/io_type_flags.h"
 
 #include <map>
 
 #include "common/app_common.h"
 
-namespace ge::atc {
+namespace ge::app {
 namespace {
 
 Result<DataType> TypeOf(const std::string& name, const std::string& flag) {
@@ -26,7 +26,7 @@ Result<std::vector<CompileOptions::OutputType>> ParseOutputType(const std::strin
     out.push_back({"", 0, t});
     return out;
   }
-  for (const std::string& entry : app::SplitList(flag, ';')) {
+  for (const std::string& entry : SplitList(flag, ';')) {
     const size_t type_colon = entry.find_last_of(':');
     const size_t index_colon = type_colon == std::string::npos ? std::string::npos : entry.find_last_of(':', type_colon - 1);
     if (type_colon == std::string::npos || index_colon == std::string::npos || index_colon == 0)
@@ -43,6 +43,6 @@ Result<std::vector<CompileOptions::OutputType>> ParseOutputType(const std::strin
   return out;
 }
 
-std::vector<std::string> ParseFp16Nodes(const std::string& flag) { return app::SplitList(flag, ';'); }
+std::vector<std::string> ParseFp16Nodes(const std::string& flag) { return SplitList(flag, ';'); }
 
-}  // namespace ge::atc
+}  // namespace ge::app
