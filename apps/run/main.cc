@@ -12,12 +12,14 @@
 #include "ge/tools/npy.h"
 #include "ge/tools/op_dump_files.h"
 #include "ge_base/file_io.h"
+#include "ge_parsers/onnx_tensor_file.h"
 #include "run/run_compat.h"
 #include "run/run_inputs.h"
 #include "run/run_loop.h"
 #include "run/run_model.h"
 #include "run/run_outputs.h"
 #include "run/run_summary.h"
+#include "run/run_tensor_files.h"
 
 namespace {
 
@@ -88,7 +90,7 @@ int Main(int argc, char** argv) {
                  "The device to run on: a registered device name (" + ge::run::DeviceList() +
                      ") or a device index (0 is the device the .om was compiled for; msame, ais_bench). Default: the .om's target");
   app.add_option("--input,-i", input,
-                 "Comma-separated, one per model input: .npy or raw .bin files (one inference), or directories "
+                 "Comma-separated, one per model input: .npy, raw .bin or ONNX TensorProto .pb files (one inference), or directories "
                  "(one inference per file, paired by sorted name; msame, ais_bench), or 'random' (default)");
   app.add_option("--output,-o", out_flags.output,
                  "Directory for the outputs (created if missing): NAME.npy, or STEM_K.EXT per input file");
@@ -103,7 +105,7 @@ int Main(int argc, char** argv) {
                  "(msame, ais_bench) Comma-separated output byte sizes; checked against the model's (ge knows them)");
   app.add_option("--mode", mode, "Runtime: v2 (default) or sink (tasks pre-distributed at load, one HAL call per inference)")
       ->check(CLI::IsMember({"v2", "sink"}));
-  app.add_option("--compare", compare, "Comma-separated golden .npy files, one per model output");
+  app.add_option("--compare", compare, "Comma-separated golden .npy or ONNX TensorProto .pb files, one per model output");
   app.add_option("--loop,-r", loop,
                  "Timed inferences per input set (msame, ais_bench; latency p50/p90/p99 and throughput when > 1)")
       ->check(CLI::PositiveNumber);
@@ -216,15 +218,16 @@ int Main(int argc, char** argv) {
     return Fail(kTool, ge::InvalidArgument("--compare: the model has " + std::to_string(m.outputs().size()) +
                                            " outputs, " + std::to_string(golden_files.size()) + " files given"));
   for (const auto& f : golden_files) {
-    auto g = ge::ReadNpy(f);
+    auto g = ge::run::ReadGoldenFile(f);
     if (!g.ok()) return Fail(kTool, g.status().Annotated("--compare"));
     goldens.push_back(std::move(g).value());
   }
-  // Output names follow the input files unless the run is one set of .npy files.
+  // Output names follow the input files unless the run is one set of .npy
+  // or .pb files (typed tensors, so NAME.npy per output is unambiguous).
   bool by_input_name = plan->from_directories || inferences > 1;
   for (const auto& set : plan->sets)
     for (const auto& f : set)
-      if (f.size() < 4 || f.substr(f.size() - 4) != ".npy") by_input_name = true;
+      if ((f.size() < 4 || f.substr(f.size() - 4) != ".npy") && !ge::IsOnnxTensorFile(f)) by_input_name = true;
   auto layout = ge::run::PrepareOutputs(out_flags, by_input_name, std::time(nullptr));
   if (!layout.ok()) return Fail(kTool, layout.status());
 

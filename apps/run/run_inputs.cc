@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "common/app_common.h"
+#include "run/run_tensor_files.h"
 #include "ge/tools/benchmark.h"
-#include "ge/tools/tensor_file.h"
 #include "ge/plan/memory_limit.h"
 #include "ge_base/checked_math.h"
 
@@ -62,7 +62,7 @@ Result<double> InputBuffers::Fill(const InputPlan& plan, size_t k, const std::ve
       if (!plan.random) continue;  // the buffers start zeroed and nothing writes them
       bytes = tools::RandomTensorBytes(io.desc, plan.seed + static_cast<uint32_t>(i));
     } else {
-      auto read = tools::ReadTensorFile(plan.sets[k][i], io.desc);
+      auto read = ReadInputFile(plan.sets[k][i], io.desc);
       if (!read.ok()) return read.status().Annotated("--input: input " + std::to_string(i) + " (" + io.name + ")");
       bytes = std::move(read).value();
     }

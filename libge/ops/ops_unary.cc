@@ -45,7 +45,9 @@ Status InferCast(InferContext& ctx) {
   if (!ctx.node().HasAttr("to")) return ctx.Error("needs attribute 'to' (the target ONNX element type)");
   const int64_t to = ctx.node().GetInt("to", 0);
   const DataType t = infer::DtypeFromOnnx(to);
-  if (t == DataType::kUndefined) return ctx.Error("cannot cast to ONNX element type " + std::to_string(to));
+  if (t == DataType::kUndefined)
+    return ctx.NotSupported("casting to ONNX element type " + std::to_string(to) +
+                            " is not supported (ge has no such dtype)");
   infer::SetOutput(ctx, 0, t, ctx.input(0).dims);
   return Status::Ok();
 }

@@ -38,6 +38,8 @@ class InferContext {
   TensorDesc& output(size_t i) { return node_.output_desc(i); }
   // A failure naming this node: "node x (Reshape): <msg>".
   Status Error(const std::string& msg) const { return InvalidArgument("node " + node_.Label() + ": " + msg); }
+  // A valid model asking for what ge lacks: "node x (Cast): <msg>" as Unsupported.
+  Status NotSupported(const std::string& msg) const { return Unsupported("node " + node_.Label() + ": " + msg); }
 
  private:
   Node& node_;
