@@ -72,7 +72,8 @@ Status InferArgReduce(InferContext& ctx) {
 void RegisterReduceOps(OpRegistry& r) {
   const std::map<std::string, AttrValue> defaults = {{"keepdims", int64_t{1}}, {"noop_with_empty_axes", int64_t{0}}};
   r.Register(OpBuilder("ReduceSum").Inputs(1, 2).Defaults(defaults).Infer(InferReduce(13)));
-  for (const char* type : {"ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL2", "ReduceSumSquare"})
+  for (const char* type : {"ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceSumSquare",
+                           "ReduceLogSum", "ReduceLogSumExp"})
     r.Register(OpBuilder(type).Inputs(1, 2).Defaults(defaults).Infer(InferReduce(18)));
   for (const char* type : {"ArgMax", "ArgMin"})
     r.Register(OpBuilder(type)

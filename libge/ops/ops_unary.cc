@@ -52,6 +52,26 @@ Status InferCast(InferContext& ctx) {
   return Status::Ok();
 }
 
+// Dropout, for inference: output 0 is the input, output 1 the mask (bool).
+// Training mode is refused (a random stream no framework shares).
+Status InferDropout(InferContext& ctx) {
+  if (ctx.has_input(2)) {
+    const Tensor* t = ctx.input_value(2);
+    if (!t || t->ToDouble().empty() || t->ToDouble()[0] != 0)
+      return ctx.NotSupported("training mode is not supported: ge runs inference only "
+                              "(training_mode, input 2, must be a constant false)");
+  }
+  infer::SetOutputLike(ctx, 0, 0);
+  if (ctx.num_outputs() > 1) infer::SetOutput(ctx, 1, DataType::kBool, ctx.input(0).dims);
+  return Status::Ok();
+}
+
+// CastLike (opset 15): Cast to the dtype of input 1, whose values are unused.
+Status InferCastLike(InferContext& ctx) {
+  infer::SetOutput(ctx, 0, ctx.input(1).dtype, ctx.input(0).dims);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterUnaryOps(OpRegistry& r) {
@@ -77,6 +97,8 @@ void RegisterUnaryOps(OpRegistry& r) {
   r.Register(OpBuilder("Clip").Inputs(1, 3).Infer(InferClip).Inplace());
   // Cast changes the element size, so it is not listed as in-place.
   r.Register(OpBuilder("Cast").Inputs(1, 1).Defaults({{"saturate", int64_t{1}}}).Infer(InferCast));
+  r.Register(OpBuilder("CastLike").Inputs(2, 2).Defaults({{"saturate", int64_t{1}}}).Infer(InferCastLike));
+  r.Register(OpBuilder("Dropout").Inputs(1, 3).Outputs(1, 2).Defaults({{"ratio", 0.5f}}).Infer(InferDropout));
   r.Register(OpBuilder("Identity").Inputs(1, 1).Infer(SameAsInput(AnyDtype, "any")).Reference());
 }
 

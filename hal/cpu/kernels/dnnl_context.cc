@@ -156,7 +156,7 @@ Status RequireStaticF32(const KernelSpec& spec) {
                          ", only f32 is supported");
   }
   for (size_t i = 0; i < spec.outputs.size(); ++i) {
-    if (spec.outputs[i].dtype != DataType::kFloat32)
+    if (spec.outputs[i].present() && spec.outputs[i].dtype != DataType::kFloat32)
       return Unsupported(spec.op + ": output " + std::to_string(i) + " is " + DataTypeName(spec.outputs[i].dtype) +
                          ", only f32 is supported");
   }

@@ -3,6 +3,7 @@
 //
 // InstanceNormalization is batch normalization of X viewed as [1, N*C, S]:
 // "batch" statistics of that view are exactly the per-instance ones.
+#include <cmath>
 #include <cstring>
 
 #include "cpu_kernels.h"
@@ -96,10 +97,13 @@ class BatchNormKernel final : public DnnlKernel {
 struct LayerNormShape {
   int64_t outer = 1, inner = 1;
   bool has_bias = false;
+  bool mean = false, inv_std_dev = false;  // outputs 1 and 2 requested
 };
 
+bool HasOutput(const KernelSpec& spec, size_t i) { return i < spec.outputs.size() && spec.outputs[i].present(); }
+
 Result<LayerNormShape> PlanLayerNorm(const KernelSpec& spec) {
-  GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "only output 0 (Y) is supported, not Mean/InvStdDev"));
+  GE_RETURN_IF_ERROR(RequireOutputs(spec, 3, "LayerNormalization has Y, Mean and InvStdDev"));
   if (spec.inputs.size() < 2 || spec.inputs.size() > 3)
     return InvalidArgument("LayerNormalization takes X, Scale and optional B");
   GE_RETURN_IF_ERROR(RequireStaticF32(spec));
@@ -117,6 +121,14 @@ Result<LayerNormShape> PlanLayerNorm(const KernelSpec& spec) {
   if (s.has_bias) GE_RETURN_IF_ERROR(CheckParam(spec, 2, s.inner, "B"));
   if (spec.outputs[0].dims != x) return InvalidArgument("LayerNormalization: output shape differs from X");
   if (s.inner == 0) return Unsupported("LayerNormalization: empty normalized dims");
+  // Mean and InvStdDev: x's dims up to axis, then 1s (stash_type float).
+  s.mean = HasOutput(spec, 1);
+  s.inv_std_dev = HasOutput(spec, 2);
+  for (size_t j = 1; j <= 2; ++j)
+    if (HasOutput(spec, j) && spec.outputs[j].NumElements() != s.outer)
+      return InvalidArgument("LayerNormalization: output " + std::to_string(j) + " has " +
+                             std::to_string(spec.outputs[j].NumElements()) + " elements, expected " +
+                             std::to_string(s.outer));
   return s;
 }
 
@@ -130,7 +142,15 @@ class LayerNormKernel final : public DnnlKernel {
     const auto data_md = PlainDesc({s.outer, s.inner});  // normalize over the last dim
     const float eps = spec.attrs.GetFloat("epsilon", 1e-5f);
     const flags f = s.has_bias ? flags::use_scale | flags::use_shift : flags::use_scale;
-    dnnl::layer_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, data_md, eps, f);
+    // Training mode computes the statistics as outputs, which Mean and
+    // InvStdDev are made from; inference mode keeps them internal.
+    stats_ = s.mean || s.inv_std_dev;
+    outer_ = s.outer;
+    mean_out_ = s.mean;
+    inv_out_ = s.inv_std_dev;
+    eps_ = eps;
+    const auto prop = stats_ ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
+    dnnl::layer_normalization_forward::desc desc(prop, data_md, eps, f);
     dnnl::layer_normalization_forward::primitive_desc pd(desc, ScratchpadAttr(), Engine());
     LogImpl(spec, "layernorm", pd);
     x_ = UserMemory(data_md);
@@ -146,6 +166,12 @@ class LayerNormKernel final : public DnnlKernel {
       args.emplace_back(arg_of[i], params_[i]);
     }
     n_params_ = s.has_bias ? 3 : 2;
+    if (stats_) {
+      mean_ = dnnl::memory(pd.mean_desc(), Engine());
+      var_ = dnnl::memory(pd.variance_desc(), Engine());
+      args.emplace_back(DNNL_ARG_MEAN, mean_);
+      args.emplace_back(DNNL_ARG_VARIANCE, var_);
+    }
     steps_.emplace_back(dnnl::layer_normalization_forward(pd), pd, std::move(args));
     return Status::Ok();
   }
@@ -157,11 +183,23 @@ class LayerNormKernel final : public DnnlKernel {
     Bind(y_, out[0]);
     for (size_t i = 1; i < n_params_; ++i)
       if (bind_[i]) Bind(params_[i], in[i]);
-    return Execute(steps_);
+    GE_RETURN_IF_ERROR(Execute(steps_));
+    if (!stats_) return Status::Ok();
+    const auto* mean = static_cast<const float*>(mean_.get_data_handle());
+    const auto* var = static_cast<const float*>(var_.get_data_handle());
+    if (mean_out_) std::memcpy(out[1], mean, static_cast<size_t>(outer_) * sizeof(float));
+    if (inv_out_) {
+      auto* inv = static_cast<float*>(out[2]);
+      for (int64_t i = 0; i < outer_; ++i) inv[i] = 1.0f / std::sqrt(var[i] + eps_);
+    }
+    return Status::Ok();
   }
 
  private:
-  dnnl::memory x_, y_, params_[3];
+  dnnl::memory x_, y_, params_[3], mean_, var_;
+  bool stats_ = false, mean_out_ = false, inv_out_ = false;
+  int64_t outer_ = 0;
+  float eps_ = 0;
   bool bind_[3] = {false, true, true};
   size_t n_params_ = 2;
   bool empty_ = false;

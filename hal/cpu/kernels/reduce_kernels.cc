@@ -1,5 +1,6 @@
 // Reductions: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd,
-// ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum; ArgMax, ArgMin.
+// ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp (f32,
+// f64; the sums, products and extremes also i32, i64); ArgMax, ArgMin.
 //
 // The input shape is collapsed into alternating kept/reduced axes (size-1
 // axes dropped, neighbours with the same role merged). Two forms cover the
@@ -75,6 +76,21 @@ struct L2R : SumSquareR<T> {
 template <typename T>
 struct LogSumR : SumR<T> {
   static T Finish(T a, int64_t) { return std::log(a); }
+};
+
+// log(sum(exp(x))) accumulated as a running log-add-exp, so no exp()
+// overflows however large x is (ReduceLogSumExp).
+template <typename T>
+struct LogSumExpR {
+  static T Init() { return -std::numeric_limits<T>::infinity(); }
+  static T Map(T v) { return v; }
+  static T Combine(T a, T b) {
+    if (a < b) std::swap(a, b);
+    if (b == -std::numeric_limits<T>::infinity()) return a;
+    if (a == b) return a + static_cast<T>(0.69314718055994530942);  // also +inf; log(2)
+    return a + std::log1p(std::exp(b - a));                          // NaN propagates
+  }
+  static T Finish(T a, int64_t) { return a; }
 };
 
 // Eight independent accumulators: the float adds may then be vectorised
@@ -253,7 +269,8 @@ Result<ReduceSpec> PlanReduceSpec(const KernelSpec& spec, std::initializer_list<
 template <template <typename> class R>
 void RegisterReduce(KernelRegistry& reg, const char* op, bool ints) {
   auto plan = [ints](const KernelSpec& spec) {
-    return ints ? PlanReduceSpec(spec, {D::kFloat32, D::kInt64, D::kInt32}) : PlanReduceSpec(spec, {D::kFloat32});
+    return ints ? PlanReduceSpec(spec, {D::kFloat32, D::kFloat64, D::kInt64, D::kInt32})
+                : PlanReduceSpec(spec, {D::kFloat32, D::kFloat64});
   };
   reg.Register(
       op, [plan](const KernelSpec& spec) { return plan(spec).status(); },
@@ -265,6 +282,8 @@ void RegisterReduce(KernelRegistry& reg, const char* op, bool ints) {
             return ReduceKernel<int64_t, R<int64_t>>(p);
           case D::kInt32:
             return ReduceKernel<int32_t, R<int32_t>>(p);
+          case D::kFloat64:
+            return ReduceKernel<double, R<double>>(p);
           default:
             return ReduceKernel<float, R<float>>(p);
         }
@@ -390,6 +409,7 @@ void RegisterReduceKernels(KernelRegistry& r) {
   RegisterReduce<L1R>(r, "ReduceL1", true);
   RegisterReduce<L2R>(r, "ReduceL2", false);
   RegisterReduce<LogSumR>(r, "ReduceLogSum", false);
+  RegisterReduce<LogSumExpR>(r, "ReduceLogSumExp", false);
   RegisterArg<true>(r, "ArgMax");
   RegisterArg<false>(r, "ArgMin");
 }

@@ -142,6 +142,40 @@ void RegisterView(KernelRegistry& r, const char* op, Status (*check)(const Kerne
   });
 }
 
+// ---- Dropout, for inference: the input unchanged and a mask of all true.
+// Training mode would need the random stream of the framework that made the
+// goldens; it is refused unless training_mode is a constant false.
+
+Status CheckDropout(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 1, 3, 1, 2));
+  if (HasInput(spec, 2)) {
+    const void* t = spec.ConstInput(2);
+    GE_RETURN_IF_ERROR(CheckDtype(spec, spec.inputs[2], "training_mode", {D::kBool}));
+    if (!t || *static_cast<const uint8_t*>(t) != 0)
+      return NotSupported(spec, "training mode is not supported: ge runs inference only "
+                                "(training_mode, input 2, must be a constant false)");
+  }
+  const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
+  if (x.dtype != y.dtype) return Bad(spec, "output dtype differs from input dtype");
+  GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, x.dims));
+  if (spec.outputs.size() > 1 && spec.outputs[1].present()) {
+    GE_RETURN_IF_ERROR(CheckDtype(spec, spec.outputs[1], "mask", {D::kBool}));
+    GE_RETURN_IF_ERROR(CheckOutputDims(spec, 1, x.dims));
+  }
+  return Status::Ok();
+}
+
+Result<KernelPtr> CreateDropout(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckDropout(spec));
+  const size_t bytes = spec.inputs[0].Bytes();
+  const int64_t mask = spec.outputs.size() > 1 && spec.outputs[1].present() ? spec.outputs[1].NumElements() : -1;
+  return MakeKernel([bytes, mask](const void* const* in, void* const* out) {
+    if (bytes != 0 && in[0] != out[0]) std::memcpy(out[0], in[0], bytes);
+    if (mask > 0) std::memset(out[1], 1, static_cast<size_t>(mask));
+    return Status::Ok();
+  });
+}
+
 // ---- Expand: broadcast the input to the given output dims.
 
 Status CheckExpand(const KernelSpec& spec) {
@@ -266,28 +300,34 @@ bool CastHandles(DataType t) {
   return DispatchNumeric(t, []<typename T>() {});
 }
 
-// float16 converts to and from float32 only (--input_fp16_nodes,
-// --output_type FP16): round to nearest even, overflow to infinity.
-bool IsHalfPair(DataType from, DataType to) {
-  return (from == D::kFloat16 && to == D::kFloat32) || (from == D::kFloat32 && to == D::kFloat16);
-}
-
-Result<KernelPtr> HalfCastKernel(DataType from, int64_t n) {
-  return MakeKernel([from, n](const void* const* in, void* const* out) {
+// float16 goes through float32 (round to nearest even, overflow to
+// infinity): to and from every numeric type, so float64 -> float16 rounds
+// twice, which can differ from a direct rounding by one half ulp.
+template <typename T>
+Result<KernelPtr> FromHalfKernel(int64_t n) {
+  return MakeKernel([n](const void* const* in, void* const* out) {
+    const uint16_t* x = static_cast<const uint16_t*>(in[0]);
+    T* y = static_cast<T*>(out[0]);
     ParallelFor(n, [&](int64_t b, int64_t e) {
-      if (from == D::kFloat16) {
-        const uint16_t* x = static_cast<const uint16_t*>(in[0]);
-        float* y = static_cast<float*>(out[0]);
-        for (int64_t i = b; i < e; ++i) y[i] = HalfToFloat(x[i]);
-      } else {
-        const float* x = static_cast<const float*>(in[0]);
-        uint16_t* y = static_cast<uint16_t*>(out[0]);
-        for (int64_t i = b; i < e; ++i) y[i] = FloatToHalf(x[i]);
-      }
+      for (int64_t i = b; i < e; ++i) y[i] = Convert<T>(HalfToFloat(x[i]));
     });
     return Status::Ok();
   });
 }
+
+template <typename F>
+Result<KernelPtr> ToHalfKernel(int64_t n) {
+  return MakeKernel([n](const void* const* in, void* const* out) {
+    const F* x = static_cast<const F*>(in[0]);
+    uint16_t* y = static_cast<uint16_t*>(out[0]);
+    ParallelFor(n, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) y[i] = FloatToHalf(Convert<float>(x[i]));
+    });
+    return Status::Ok();
+  });
+}
+
+bool CastHandlesOrHalf(DataType t) { return t == D::kFloat16 || CastHandles(t); }
 
 Status CheckCast(const KernelSpec& spec) {
   const bool like = spec.op == "CastLike";
@@ -303,10 +343,9 @@ Status CheckCast(const KernelSpec& spec) {
       return NotSupported(spec,
                           "attribute to=" + std::to_string(spec.attrs.GetInt("to", 0)) + " is not a supported type");
   }
-  const bool half = IsHalfPair(x.dtype, to) || (x.dtype == D::kFloat16 && to == D::kFloat16);
-  if (!half && !CastHandles(x.dtype))
+  if (!CastHandlesOrHalf(x.dtype))
     return NotSupported(spec, std::string("input dtype ") + DataTypeName(x.dtype) + " is not supported");
-  if (!half && !CastHandles(to))
+  if (!CastHandlesOrHalf(to))
     return NotSupported(spec, std::string("target dtype ") + DataTypeName(to) + " is not supported");
   if (y.dtype != to)
     return Bad(spec,
@@ -319,9 +358,13 @@ Result<KernelPtr> CreateCast(const KernelSpec& spec) {
   const DataType from = spec.inputs[0].dtype, to = spec.outputs[0].dtype;
   const int64_t n = spec.inputs[0].NumElements();
   if (from == to) return CopyKernel(spec.inputs[0].Bytes());
-  if (IsHalfPair(from, to)) return HalfCastKernel(from, n);
   Result<KernelPtr> k = Internal("unreachable");
-  DispatchNumeric(from, [&]<typename F>() { DispatchNumeric(to, [&]<typename T>() { k = CastKernel<F, T>(n); }); });
+  if (from == D::kFloat16)
+    DispatchNumeric(to, [&]<typename T>() { k = FromHalfKernel<T>(n); });
+  else if (to == D::kFloat16)
+    DispatchNumeric(from, [&]<typename F>() { k = ToHalfKernel<F>(n); });
+  else
+    DispatchNumeric(from, [&]<typename F>() { DispatchNumeric(to, [&]<typename T>() { k = CastKernel<F, T>(n); }); });
   return k;
 }
 
@@ -450,6 +493,7 @@ void RegisterShapeKernels(KernelRegistry& r) {
   RegisterView(r, "Squeeze", CheckSqueeze);
   RegisterView(r, "Unsqueeze", CheckUnsqueeze);
   RegisterView(r, "Identity", CheckIdentity);
+  r.Register("Dropout", CheckDropout, CreateDropout);
   r.Register("Expand", CheckExpand, CreateExpand);
   RegisterConstantValues(r, "Shape", ShapeValues);
   RegisterConstantValues(r, "Size", SizeValue);

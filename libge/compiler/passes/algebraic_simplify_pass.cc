@@ -1,6 +1,6 @@
 // optimize: algebraic simplification. Removes nodes that compute nothing
-// (Identity; Reshape/Flatten/Squeeze/Unsqueeze to the input's own shape;
-// Transpose with the identity perm; Cast to the input's dtype; Pad by all
+// (Identity; Dropout without its mask; Reshape/Flatten/Squeeze/Unsqueeze to
+// the input's own shape; Transpose with the identity perm; Cast to the input's dtype; Pad by all
 // zeros; Slice over the full range), collapses Reshape chains into one
 // Reshape and cancels inverse Transpose pairs. Runs to a fixed point since
 // one rewrite exposes the next (a collapsed chain may become a no-op).
@@ -54,7 +54,8 @@ bool IsNoOp(const Node& n) {
   if (in.unknown_rank() || in.dtype != out.dtype || in.dims != out.dims) return false;
   const std::string& t = n.type();
   if (t == "Identity") return true;
-  if (t == "Cast") return true;  // same dtype: nothing to convert
+  if (t == "Cast" || t == "CastLike") return true;  // same dtype: nothing to convert
+  if (t == "Dropout") return true;  // inference (training mode is refused), mask unused
   // Static and equal: dims with -1 could still differ at run time.
   if (!in.is_static()) return false;
   if (IsReshapeLike(t)) return true;

@@ -110,6 +110,19 @@ TEST(LayerNormKernel, HandComputed) {
   ExpectNear((*out)[0].as<float>(), {-1.2f, -0.8f, 0.4f, 11.2f});
 }
 
+TEST(LayerNormKernel, MeanAndInvStdDevOutputs) {
+  // Rows 1..4 (mean 2.5, var 1.25) and 2,2,2,2 (var 0); eps 0.3125.
+  hal::Attrs a;
+  a.Set("epsilon", 0.3125);
+  auto out = RunKernel("LayerNormalization", a,
+                       {HostTensor::F32({2, 4}, {1, 2, 3, 4, 2, 2, 2, 2}), HostTensor::F32({4}, {1, 1, 1, 1}, true)},
+                       {{DataType::kFloat32, {2, 4}}, {DataType::kFloat32, {2, 1}}, {DataType::kFloat32, {2, 1}}});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ExpectNear((*out)[0].as<float>(), {-1.2f, -0.4f, 0.4f, 1.2f, 0, 0, 0, 0});
+  ExpectNear((*out)[1].as<float>(), {2.5f, 2.0f});
+  ExpectNear((*out)[2].as<float>(), {0.8f, 1.0f / std::sqrt(0.3125f)});
+}
+
 void CheckLayerNorm(const dims& xd, int64_t axis, bool bias, bool const_params, uint32_t seed) {
   const int64_t r = static_cast<int64_t>(xd.size()), ax = axis < 0 ? axis + r : axis;
   const dims pd(xd.begin() + ax, xd.end());
@@ -142,7 +155,7 @@ TEST(LayerNormKernel, NoBias) { CheckLayerNorm({4, 10}, -1, false, true, 3); }
 TEST(LayerNormKernel, Axis1OverTwoDims) { CheckLayerNorm({2, 3, 4}, 1, true, true, 4); }
 TEST(LayerNormKernel, NegativeAxis) { CheckLayerNorm({2, 3, 4, 5}, -2, false, false, 5); }
 
-TEST(LayerNormKernel, RejectsStatOutputs) {
+TEST(LayerNormKernel, StatOutputsMustHoldOneValuePerRow) {
   hal::KernelSpec s;
   s.op = "LayerNormalization";
   s.name = "ln";
@@ -150,6 +163,11 @@ TEST(LayerNormKernel, RejectsStatOutputs) {
   s.outputs = {{DataType::kFloat32, {2, 4}}};
   EXPECT_TRUE(Cpu().kernels().Supports(s).ok());
   s.outputs.push_back({DataType::kFloat32, {2, 1}});
+  EXPECT_TRUE(Cpu().kernels().Supports(s).ok());
+  s.outputs.push_back({DataType::kFloat32, {2, 2}});
+  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+  s.outputs.back() = {DataType::kFloat32, {2, 1}};
+  s.outputs.push_back({DataType::kFloat32, {2, 1}});  // a fourth output
   EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
 }
 

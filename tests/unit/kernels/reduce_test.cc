@@ -2,6 +2,7 @@
 // axes (the general walk) and everything; keepdims, negative and input
 // axes, noop_with_empty_axes; ArgMax/ArgMin with select_last_index.
 #include <cmath>
+#include <limits>
 
 #include "tests/unit/kernels/kernel_test_util.h"
 
@@ -106,6 +107,27 @@ TEST(ReduceKernel, ProdL1L2SumSquareLogSum) {
   EXPECT_EQ(ss[0].as<float>(), (std::vector<float>{10, 20}));
   RUN_OK(ls, "ReduceLogSum", Axes({0}), {HostTensor::F32({2, 1}, {1, 2})}, {{DataType::kFloat32, {1, 1}}});
   ExpectNear(ls[0].as<float>(), {std::log(3.0f)});
+}
+
+TEST(ReduceKernel, LogSumExpIsStableForLargeValues) {
+  // log(e^1 + e^2) = 2 + log(1 + e^-1); values near 1000 would overflow exp().
+  const auto x = HostTensor::F32({2, 2}, {1, 2, 1000, 1000});
+  RUN_OK(out, "ReduceLogSumExp", Axes({1}, 0), {x}, {{DataType::kFloat32, {2}}});
+  ExpectNear(out[0].as<float>(), {2 + std::log1p(std::exp(-1.0f)), 1000 + std::log(2.0f)});
+  // Over an inner kept axis (the middle form) and with -inf, which adds nothing.
+  const float ninf = -std::numeric_limits<float>::infinity();
+  RUN_OK(mid, "ReduceLogSumExp", Axes({0}, 0), {HostTensor::F32({2, 2}, {0, ninf, 0, ninf})},
+         {{DataType::kFloat32, {2}}});
+  EXPECT_NEAR(mid[0].as<float>()[0], std::log(2.0f), 1e-6);
+  EXPECT_EQ(mid[0].as<float>()[1], ninf);
+}
+
+TEST(ReduceKernel, Float64Reductions) {
+  const auto x = HostTensor::Of<double>(DataType::kFloat64, {2, 3}, {1, 2, 3, 4, 5, 6});
+  RUN_OK(s, "ReduceSum", Axes({1}, 0), {x}, {{DataType::kFloat64, {2}}});
+  EXPECT_EQ(s[0].as<double>(), (std::vector<double>{6, 15}));
+  RUN_OK(lse, "ReduceLogSumExp", Axes({0}, 0), {x}, {{DataType::kFloat64, {3}}});
+  for (int j = 0; j < 3; ++j) EXPECT_NEAR(lse[0].as<double>()[j], std::log(std::exp(1.0 + j) + std::exp(4.0 + j)), 1e-12);
 }
 
 TEST(ReduceKernel, Int64SumMeanAndMax) {

@@ -154,7 +154,7 @@ TEST(ShapeKernel, CastInt64ToFloatAndOthers) {
   EXPECT_EQ(like[0].as<int64_t>(), (std::vector<int64_t>{1, -1}));
 }
 
-// float16 only to and from float32 (the model IO casts), rounding to nearest even.
+// float16 through float32, rounding to nearest even: to and from every numeric type.
 TEST(ShapeKernel, CastFloat16AndFloat32) {
   RUN_OK(h, "Cast", Attr("to", int64_t{10}), {HostTensor::F32({4}, {1.0f, 0.1f, -65520.0f, 1.0f + 1.0f / 2048})},
          {{DataType::kFloat16, {4}}});
@@ -164,16 +164,49 @@ TEST(ShapeKernel, CastFloat16AndFloat32) {
   EXPECT_EQ(f[0].as<float>(), (std::vector<float>{1.0f, -2.0f, 5.9604645e-08f}));
 }
 
-TEST(ShapeKernel, CastRejectsOtherF16PairsAndMismatchedTarget) {
-  auto f16 = RunKernel("Cast", Attr("to", int64_t{10}), {HostTensor::I64({1}, {1})}, {{DataType::kFloat16, {1}}});
-  ASSERT_FALSE(f16.ok());
-  EXPECT_EQ(f16.status().code(), StatusCode::kUnsupported);
-  EXPECT_NE(f16.status().message().find("f16"), std::string::npos) << f16.status().ToString();
+TEST(ShapeKernel, CastFloat16AndOtherTypes) {
+  RUN_OK(h, "Cast", Attr("to", int64_t{10}), {HostTensor::I64({3}, {1, -2, 70000})}, {{DataType::kFloat16, {3}}});
+  EXPECT_EQ(h[0].as<uint16_t>(), (std::vector<uint16_t>{0x3c00, 0xc000, 0x7c00}));  // 70000 overflows to inf
+  RUN_OK(hd, "Cast", Attr("to", int64_t{10}), {HostTensor::Of<double>(DataType::kFloat64, {1}, {0.5})},
+         {{DataType::kFloat16, {1}}});
+  EXPECT_EQ(hd[0].as<uint16_t>(), (std::vector<uint16_t>{0x3800}));
+  RUN_OK(d, "Cast", Attr("to", int64_t{11}), {HostTensor::Of<uint16_t>(DataType::kFloat16, {2}, {0x3555, 0xbc00})},
+         {{DataType::kFloat64, {2}}});
+  EXPECT_EQ(d[0].as<double>(), (std::vector<double>{0.333251953125, -1.0}));
+  RUN_OK(i, "Cast", Attr("to", int64_t{6}), {HostTensor::Of<uint16_t>(DataType::kFloat16, {2}, {0x4100, 0xc100})},
+         {{DataType::kInt32, {2}}});
+  EXPECT_EQ(i[0].as<int32_t>(), (std::vector<int32_t>{2, -2}));  // 2.5 and -2.5 truncate
+}
+
+TEST(ShapeKernel, CastRejectsBFloat16AndMismatchedTarget) {
+  auto bf16 = RunKernel("Cast", Attr("to", int64_t{16}), {HostTensor::F32({1}, {1})}, {{DataType::kBFloat16, {1}}});
+  ASSERT_FALSE(bf16.ok());
+  EXPECT_EQ(bf16.status().code(), StatusCode::kUnsupported);
+  EXPECT_NE(bf16.status().message().find("bf16"), std::string::npos) << bf16.status().ToString();
   auto mismatch = RunKernel("Cast", Attr("to", int64_t{7}), {HostTensor::F32({1}, {1})}, {{DataType::kInt32, {1}}});
   ASSERT_FALSE(mismatch.ok());
   EXPECT_EQ(mismatch.status().code(), StatusCode::kInvalidArgument);
   auto missing = RunKernel("Cast", {}, {HostTensor::F32({1}, {1})}, {{DataType::kInt32, {1}}});
   EXPECT_FALSE(missing.ok());
+}
+
+TEST(ShapeKernel, DropoutCopiesAndMasksAllTrue) {
+  RUN_OK(y, "Dropout", {}, {HostTensor::F32({2, 2}, {1, -2, 3, 4})}, {{DataType::kFloat32, {2, 2}}, {DataType::kBool, {2, 2}}});
+  EXPECT_EQ(y[0].as<float>(), (std::vector<float>{1, -2, 3, 4}));
+  EXPECT_EQ(y[1].as<uint8_t>(), (std::vector<uint8_t>{1, 1, 1, 1}));
+  // A constant false training_mode is inference; true or a runtime value is refused.
+  const auto ratio = HostTensor::F32({}, {0.5f}, true);
+  RUN_OK(f, "Dropout", {}, {HostTensor::F32({1}, {7}), ratio, HostTensor::Of<uint8_t>(DataType::kBool, {}, {0}, true)},
+         {{DataType::kFloat32, {1}}});
+  EXPECT_EQ(f[0].as<float>(), (std::vector<float>{7}));
+  for (bool is_const : {true, false}) {
+    auto t = RunKernel("Dropout", {},
+                       {HostTensor::F32({1}, {7}), ratio, HostTensor::Of<uint8_t>(DataType::kBool, {}, {1}, is_const)},
+                       {{DataType::kFloat32, {1}}});
+    ASSERT_FALSE(t.ok());
+    EXPECT_EQ(t.status().code(), StatusCode::kUnsupported);
+    EXPECT_NE(t.status().message().find("training mode is not supported"), std::string::npos);
+  }
 }
 
 TEST(ShapeKernel, ConstantOfShapeFillsValue) {

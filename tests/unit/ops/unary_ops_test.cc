@@ -66,6 +66,30 @@ TEST(UnaryOps, CastToStringOrWithoutToFails) {
   EXPECT_TRUE(FailsWith(h, {"needs attribute 'to'"}));
 }
 
+TEST(UnaryOps, CastLikeTakesTheSecondInputsDtype) {
+  OpGraph g("CastLike");
+  g.In(F32({2, -1})).In(TensorDesc(DataType::kFloat16, {1}));
+  EXPECT_EQ(InferOut(g), "f16[2,?]");
+}
+
+TEST(UnaryOps, DropoutIsTheInputAndABoolMask) {
+  OpGraph g("Dropout", 2);
+  g.In(F32({2, 3}));
+  EXPECT_EQ(InferOut(g, 0), "f32[2,3]");
+  EXPECT_EQ(g.Out(1), "bool[2,3]");
+  OpGraph off("Dropout");
+  off.In(F32({2})).Const(Tensor::FromVector<float>(DataType::kFloat32, {}, {0.5f}))
+      .Const(Tensor::FromVector<uint8_t>(DataType::kBool, {}, {0}));
+  EXPECT_EQ(InferOut(off), "f32[2]");
+  OpGraph on("Dropout", 1, "d");
+  on.In(F32({2})).Const(Tensor::FromVector<float>(DataType::kFloat32, {}, {0.5f}))
+      .Const(Tensor::FromVector<uint8_t>(DataType::kBool, {}, {1}));
+  EXPECT_TRUE(FailsWith(on, {"node d (Dropout)", "training mode is not supported"}));
+  OpGraph runtime("Dropout", 1, "d");
+  runtime.In(F32({2})).In(F32({})).In(TensorDesc(DataType::kBool, {}));
+  EXPECT_TRUE(FailsWith(runtime, {"training mode is not supported"}));
+}
+
 TEST(UnaryOps, ClipBoundsMustBeScalarsOfTheInputsType) {
   OpGraph ok("Clip");
   ok.In(F32({1, 8})).Const(F32Scalar(0)).Const(F32Scalar(6));

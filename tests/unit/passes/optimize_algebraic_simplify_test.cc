@@ -32,6 +32,20 @@ TEST(AlgebraicSimplify, KeepsReshapeCastAndTransposeThatChangeSomething) {
   EXPECT_EQ(t.Count("Cast"), 1);
 }
 
+TEST(AlgebraicSimplify, RemovesDropoutUnlessItsMaskIsUsed) {
+  TinyGraph t;
+  Node* x = t.Data("x", F32({2, 3}));
+  Node* d0 = t.Op("Dropout", "d0", {x});
+  Node* cl = t.Op("CastLike", "cl", {d0, t.Data("like", F32({1}))});  // f32 like f32
+  Node* d1 = t.Op("Dropout", "d1", {cl}, {}, 2);  // y and the mask
+  t.Output({t.Op("Relu", "y", {d1})});
+  ASSERT_TRUE(t.RunPass(AlgebraicSimplifyPass()).ok());
+  EXPECT_EQ(t.g().FindNode("d0"), nullptr);
+  EXPECT_EQ(t.g().FindNode("cl"), nullptr);
+  EXPECT_NE(t.g().FindNode("d1"), nullptr);
+  EXPECT_EQ(t.g().FindNode("d1")->InputNode(0), x);
+}
+
 TEST(AlgebraicSimplify, PadAndSliceOnlyWhenTheyDoNothing) {
   TinyGraph t;
   Node* x = t.Data("x", F32({2, 4}));
