@@ -4,6 +4,7 @@ namespace ge::hal {
 
 void RegisterCpuKernels(KernelRegistry& r) {
   RegisterConvKernels(r);
+  RegisterDeconvKernels(r);
   RegisterMatMulKernels(r);
   RegisterPoolKernels(r);
   RegisterNormKernels(r);
