@@ -5,6 +5,7 @@ namespace ge::hal {
 void RegisterCpuKernels(KernelRegistry& r) {
   RegisterConvKernels(r);
   RegisterDeconvKernels(r);
+  RegisterResizeKernels(r);
   RegisterMatMulKernels(r);
   RegisterPoolKernels(r);
   RegisterNormKernels(r);

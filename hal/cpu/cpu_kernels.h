@@ -11,6 +11,7 @@ void RegisterCpuKernels(KernelRegistry& r);
 // oneDNN-backed families.
 void RegisterConvKernels(KernelRegistry& r);        // Conv (grouped, depthwise)
 void RegisterDeconvKernels(KernelRegistry& r);      // ConvTranspose
+void RegisterResizeKernels(KernelRegistry& r);      // Resize (nearest, linear, cubic)
 void RegisterMatMulKernels(KernelRegistry& r);      // MatMul, Gemm
 void RegisterPoolKernels(KernelRegistry& r);        // MaxPool, AveragePool, GlobalAveragePool
 void RegisterNormKernels(KernelRegistry& r);        // BatchNormalization, LayerNormalization
