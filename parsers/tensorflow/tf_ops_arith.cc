@@ -7,7 +7,7 @@
 //   Square                    → Mul(x, x)
 //   LeakyRelu                 → LeakyRelu(alpha, TF's default 0.2)
 //   SquaredDifference         → Mul(d, d), d = Sub(x, y)
-//   Pow                       → Pow
+//   Pow                       → Pow (a constant negative exponent of an integer base is refused)
 //   AddN                      → Sum
 //   FloorMod                  → Mod(fmod=0): the remainder has the divisor's sign
 //   Mod, TruncateMod          → Mod(fmod=1): the remainder has the dividend's sign
@@ -29,6 +29,18 @@ Status MapSquare(const tf::NodeDef& n, TfGraphBuilder& b) {
 Status MapLeakyRelu(const tf::NodeDef& n, TfGraphBuilder& b) {
   GE_ASSIGN_OR_RETURN(float alpha, AttrFloat(n, "alpha", 0.2f));
   return MapElementwise(n, b, "LeakyRelu", 1, {{"alpha", alpha}});
+}
+
+// TF fails at run time on an integer base to a negative integer power; a
+// constant such exponent is refused here (a computed one is not seen).
+Status MapPow(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> xy, DataInputs(n, b, 2));
+  const Tensor* e = b.ConstValue(xy[1]);
+  if (!IsFloatingPoint(b.Desc(xy[0].ep).dtype) && e && !IsFloatingPoint(e->desc().dtype))
+    for (double v : e->ToDouble())
+      if (v < 0)
+        return NodeUnsupported(n, "an integer base to a negative integer power is not supported (TF refuses it)");
+  return MapElementwise(n, b, "Pow", 2);
 }
 
 // TF's FloorDiv rounds the quotient towards -inf for every dtype.
@@ -56,7 +68,7 @@ void AddArithMappers(OpMapperTable& t) {
   t["Square"] = MapSquare;
   t["LeakyRelu"] = MapLeakyRelu;
   t["SquaredDifference"] = Composed("Sub", "difference", "Mul", 2, /*twice=*/true);
-  t["Pow"] = Elementwise("Pow", 2);
+  t["Pow"] = MapPow;
   t["AddN"] = Elementwise("Sum", -1);
   t["FloorMod"] = Elementwise("Mod", 2, {{"fmod", int64_t{0}}});
   t["Mod"] = Elementwise("Mod", 2, {{"fmod", int64_t{1}}});

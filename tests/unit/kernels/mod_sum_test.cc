@@ -70,7 +70,8 @@ TEST(SumKernel, OneInputIsACopyAndIntegersWrap) {
 }
 
 TEST(SumKernel, RejectsMixedDtypesAndBadShapes) {
-  auto mixed = RunKernel("Sum", {}, {HostTensor::F32({1}, {1}), HostTensor::I64({1}, {1})}, {{DataType::kFloat32, {1}}});
+  auto mixed =
+      RunKernel("Sum", {}, {HostTensor::F32({1}, {1}), HostTensor::I64({1}, {1})}, {{DataType::kFloat32, {1}}});
   ASSERT_FALSE(mixed.ok());
   EXPECT_NE(mixed.status().message().find("input 1 has dtype i64"), std::string::npos) << mixed.status().ToString();
   auto shapes = RunKernel("Sum", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::F32({3}, {1, 2, 3})},

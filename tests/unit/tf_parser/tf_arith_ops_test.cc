@@ -164,6 +164,15 @@ TEST(TfArithOps, UnsupportedDtypesNameTheNode) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("node fd (FloorDiv)"), std::string::npos) << r.status().message();
   EXPECT_NE(r.status().message().find("bool"), std::string::npos) << r.status().message();
+  TfGraph p;
+  p.Placeholder("i", {2}, tf::DT_INT32);
+  p.ConstI32("e", {2}, {2, -1});
+  SetType(p.Node("Pow", "pw", {"i", "e"}), "T", tf::DT_INT32);
+  auto pr = Parse(p);
+  ASSERT_FALSE(pr.ok());
+  EXPECT_NE(pr.status().message().find("node pw (Pow): an integer base to a negative integer power"),
+            std::string::npos)
+      << pr.status().message();
   TfGraph h;
   h.Placeholder("i", {2}, tf::DT_INT32);
   SetType(h.Node("Softplus", "sp", {"i"}), "T", tf::DT_INT32);
