@@ -60,6 +60,34 @@ TEST(TfLogicOps, SelectWithAVectorConditionPicksRows) {
   EXPECT_EQ((*out)[0].f(), want);
 }
 
+// Values held as NCHW (after a conv): Select's row condition, a comparison
+// and Any over H and W follow the hold and give TF's numbers.
+TEST(TfLogicOps, SelectAndAnyOnNchwHeldValues) {
+  const Floats x = Iota(24);  // [2,2,2,3] NHWC
+  TfGraph g;
+  g.Placeholder("x", {2, 2, 2, 3});
+  g.Placeholder("c", {2}, tf::DT_BOOL);
+  NchwHeld(g, "h", "x", 3);
+  g.Node("Neg", "neg", {"h"});
+  g.Node("Select", "sel", {"c", "h", "neg"});
+  g.ConstF("half", {3}, {0.f, 0.5f, 1.f});
+  g.Node("Greater", "gt", {"sel", "half"});
+  g.ConstI32("hw", {2}, {1, 2});
+  g.Node("Any", "any", {"gt", "hw"});
+  ParseOptions o;
+  o.out_nodes = {"sel", "any"};
+  auto out = RunTf(g, {Host<float>({}, x), Host<uint8_t>({2}, {0, 1})}, o);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  Floats sel(24);
+  for (size_t i = 0; i < 24; ++i) sel[i] = i < 12 ? -x[i] : x[i];
+  EXPECT_EQ((*out)[0].f(), sel);
+  std::vector<uint8_t> any(6, 0);  // [2,3]: any over h, w of sel > half[c]
+  const Floats half = {0.f, 0.5f, 1.f};
+  for (size_t i = 0; i < 24; ++i) any[(i / 12) * 3 + i % 3] |= sel[i] > half[i % 3];
+  EXPECT_EQ((*out)[1].dims, (Ints{2, 3}));
+  EXPECT_EQ(Bools((*out)[1]), any);
+}
+
 TEST(TfLogicOps, SelectWithAFullConditionAndSelectV2Broadcasting) {
   const Floats t = {1, 2, 3, 4, 5, 6}, e = {-1, -2, -3, -4, -5, -6};
   {
