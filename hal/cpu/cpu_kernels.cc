@@ -12,6 +12,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterSoftmaxKernels(r);
   RegisterUnaryKernels(r);
   RegisterBinaryKernels(r);
+  RegisterSumKernels(r);
   RegisterShapeKernels(r);
   RegisterDataMovementKernels(r);
   RegisterReduceKernels(r);

@@ -18,7 +18,8 @@ void RegisterNormKernels(KernelRegistry& r);        // BatchNormalization, Layer
 void RegisterSoftmaxKernels(KernelRegistry& r);     // Softmax
 // Own loops.
 void RegisterUnaryKernels(KernelRegistry& r);       // Relu, Clip, Sigmoid, Tanh, Erf, Sqrt, ...
-void RegisterBinaryKernels(KernelRegistry& r);      // Add, Sub, Mul, Div, Pow, Equal, Where (broadcasting)
+void RegisterBinaryKernels(KernelRegistry& r);      // Add, Sub, Mul, Div, Pow, Mod, Equal, Where (broadcasting)
+void RegisterSumKernels(KernelRegistry& r);         // Sum (variadic, broadcasting)
 void RegisterShapeKernels(KernelRegistry& r);       // Reshape, Flatten, Squeeze, Unsqueeze, Identity, Shape, Cast, Expand
 void RegisterDataMovementKernels(KernelRegistry& r);  // Transpose, Concat, Split, Slice, Gather, Pad
 void RegisterLayoutKernels(KernelRegistry& r);      // TransData (plain <-> channel-blocked)

@@ -1,6 +1,6 @@
 // Elementwise ops over several inputs with ONNX multidirectional
-// broadcasting: arithmetic, comparisons (bool out), logic, variadic Max/Min
-// and Where.
+// broadcasting: arithmetic, comparisons (bool out), logic, variadic
+// Max/Min/Sum and Where.
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -68,8 +68,17 @@ void RegisterBinaryOps(OpRegistry& r) {
   for (const char* type : {"Add", "Sub", "Mul", "Div"})
     r.Register(OpBuilder(type).Inputs(2, 2).Infer(Elementwise(OutType::kSame, Numeric, "numeric")).Inplace());
   r.Register(OpBuilder("Pow").Inputs(2, 2).Infer(InferPow).Inplace());
+  // fmod=0: the remainder takes the divisor's sign (Python's %); 1: C's fmod.
+  r.Register(OpBuilder("Mod")
+                 .Inputs(2, 2)
+                 .Defaults({{"fmod", int64_t{0}}})
+                 .Infer(Elementwise(OutType::kSame, Numeric, "numeric"))
+                 .Inplace());
   for (const char* type : {"Max", "Min"})  // variadic in ONNX
     r.Register(OpBuilder(type).Inputs(1, -1).Infer(Elementwise(OutType::kSame, Numeric, "numeric")).Inplace());
+  // Sum's kernel accumulates into its output input by input: over input 0 it
+  // would read a changed value where input 0 also feeds a later input.
+  r.Register(OpBuilder("Sum").Inputs(1, -1).Infer(Elementwise(OutType::kSame, Numeric, "numeric")));
   for (const char* type : {"And", "Or"})
     r.Register(OpBuilder(type).Inputs(2, 2).Infer(Elementwise(OutType::kBool, infer::IsBool, "bool")).Inplace());
   // Comparisons write bool over non-bool inputs: not in place.

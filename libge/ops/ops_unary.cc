@@ -91,6 +91,15 @@ void RegisterUnaryOps(OpRegistry& r) {
   RegisterElementwise(r, "Floor", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Ceil", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Not", infer::IsBool, "bool");
+  // Round halves to even, as ONNX and TensorFlow do.
+  RegisterElementwise(r, "Round", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Sign", NotBool, "numeric");
+  RegisterElementwise(r, "Elu", IsFloatingPoint, kFloat, {{"alpha", 1.0f}});
+  // ONNX's defaults are SELU's constants rounded to float.
+  RegisterElementwise(r, "Selu", IsFloatingPoint, kFloat,
+                      {{"alpha", 1.67326319217681884765625f}, {"gamma", 1.05070102214813232421875f}});
+  RegisterElementwise(r, "Softplus", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Softsign", IsFloatingPoint, kFloat);
   // Our fused GELU (from the Erf/Tanh patterns, or ONNX opset 20's Gelu).
   RegisterElementwise(r, "Gelu", IsFloatingPoint, kFloat, {{"approximate", std::string("none")}});
 

@@ -14,6 +14,8 @@ const OpMapperTable& OpMappers() {
     AddMathMappers(t);
     AddArrayMappers(t);
     AddStridedSliceMapper(t);
+    AddArithMappers(t);
+    AddLogicMappers(t);
     return t;
   }();
   return table;
@@ -35,6 +37,12 @@ Result<std::vector<int64_t>> ConstInts(const tf::NodeDef& n, TfGraphBuilder& b, 
     return NodeError(n, what + " (input " + std::to_string(input) + ") must be int32 or int64, not " +
                             DataTypeName(dt));
   return t->ToInt64();
+}
+
+Result<int64_t> ScalarInt(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what) {
+  GE_ASSIGN_OR_RETURN(std::vector<int64_t> v, ConstInts(n, b, input, what));
+  if (v.size() != 1) return NodeError(n, what + " must hold one value, has " + std::to_string(v.size()));
+  return v[0];
 }
 
 int64_t OnnxElemType(DataType t) {

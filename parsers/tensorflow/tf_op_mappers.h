@@ -22,6 +22,8 @@ void AddNnMappers(OpMapperTable& t);       // Conv2D, DepthwiseConv2dNative, Bia
 void AddMathMappers(OpMapperTable& t);     // activations, binary arithmetic, MatMul, reductions, Softmax, Cast
 void AddArrayMappers(OpMapperTable& t);    // ConcatV2, Reshape, Squeeze, ExpandDims, Pad, Transpose, Shape, Pack
 void AddStridedSliceMapper(OpMapperTable& t);
+void AddArithMappers(OpMapperTable& t);    // rounding, activations, Rsqrt, Square, Pow, AddN, Mod, FloorDiv
+void AddLogicMappers(OpMapperTable& t);    // comparisons, Logical*, Select(V2), All, Any, ArgMax, ArgMin
 
 // ---- helpers the families share ----
 
@@ -30,9 +32,34 @@ Result<bool> IsNhwc(const tf::NodeDef& n);
 // The int values of a constant data input (axes, paddings, perm, shape);
 // Unsupported when the input is not a constant.
 Result<std::vector<int64_t>> ConstInts(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what);
+// A constant data input holding one integer (an axis, a dimension).
+Result<int64_t> ScalarInt(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what);
 // ONNX TensorProto element type of a ge dtype (the "to" of Cast), -1 if none.
 int64_t OnnxElemType(DataType t);
 // The TF dtype attribute `attr` as a ge dtype; Unsupported when ge has none.
 Result<DataType> DtypeAttr(const tf::NodeDef& n, const std::string& attr);
+
+// ---- elementwise ops (tf_elementwise.cc) ----
+
+// n's data inputs; exactly `arity` of them (any number >= 1 when arity < 0).
+Result<std::vector<TfValue>> DataInputs(const tf::NodeDef& n, TfGraphBuilder& b, int arity);
+// One elementwise IR node over `ins` with numpy broadcasting. It runs NCHW
+// (its result held as NCHW) when an operand is held so and the others can
+// be broadcast like it; otherwise in TF's layout. suffix as TfGraphBuilder::Add.
+Result<TfValue> AddElementwise(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type,
+                               const std::vector<TfValue>& ins, std::map<std::string, AttrValue> attrs = {},
+                               const std::string& suffix = "");
+// n → one elementwise `type` node over its data inputs; and that as a table entry.
+Status MapElementwise(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type, int arity,
+                      std::map<std::string, AttrValue> attrs = {});
+OpMapper Elementwise(const std::string& type, int arity, std::map<std::string, AttrValue> attrs = {});
+// n → then(first(inputs)), the first node named "<n>/<suffix>"; with
+// `twice`, `then` takes the intermediate as both operands (Mul(d, d)).
+OpMapper Composed(const std::string& first, const std::string& suffix, const std::string& then, int arity,
+                  bool twice = false);
+
+// Mean/Sum/Max/Min/Prod/All/Any: x reduced over the constant
+// reduction_indices (input 1) with keep_dims, as the IR reduction `type`.
+Status MapReduce(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type);
 
 }  // namespace ge::tf_parser

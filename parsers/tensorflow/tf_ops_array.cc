@@ -27,12 +27,6 @@ Result<int64_t> NormalizeAxis(const tf::NodeDef& n, int64_t axis, int64_t rank) 
   return axis < 0 ? axis + rank : axis;
 }
 
-Result<int64_t> ScalarInt(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what) {
-  GE_ASSIGN_OR_RETURN(std::vector<int64_t> v, ConstInts(n, b, input, what));
-  if (v.size() != 1) return NodeError(n, what + " must hold one value, has " + std::to_string(v.size()));
-  return v[0];
-}
-
 Status Concat(const tf::NodeDef& n, TfGraphBuilder& b, int first, int count, int axis_input) {
   if (count < 1) return NodeError(n, "needs at least one value to concatenate");
   GE_ASSIGN_OR_RETURN(int64_t axis, ScalarInt(n, b, axis_input, "axis"));

@@ -19,13 +19,6 @@ namespace ge::tf_parser {
 
 namespace {
 
-Status MapUnary(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type) {
-  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
-  GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, type, {x.ep}));
-  b.Define(n, 0, TfValue{Endpoint{y, 0}, x.nchw});
-  return Status::Ok();
-}
-
 Status MapRelu6(const tf::NodeDef& n, TfGraphBuilder& b) {
   GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
   const DataType dt = b.Desc(x.ep).dtype;
@@ -41,25 +34,6 @@ Status MapRelu6(const tf::NodeDef& n, TfGraphBuilder& b) {
   }
   GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, "Clip", {x.ep, lo, hi}));
   b.Define(n, 0, TfValue{Endpoint{y, 0}, x.nchw});
-  return Status::Ok();
-}
-
-Status MapBinary(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type) {
-  if (b.NumDataInputs(n) != 2) return NodeError(n, "takes two data inputs, has " + std::to_string(b.NumDataInputs(n)));
-  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
-  GE_ASSIGN_OR_RETURN(TfValue y, b.Input(n, 1));
-  Endpoint ex, ey;
-  bool nchw = false;
-  if ((x.nchw || y.nchw) && b.CanBroadcastNchw(x) && b.CanBroadcastNchw(y)) {
-    GE_ASSIGN_OR_RETURN(ex, b.BroadcastableNchw(n, x));
-    GE_ASSIGN_OR_RETURN(ey, b.BroadcastableNchw(n, y));
-    nchw = true;
-  } else {
-    GE_ASSIGN_OR_RETURN(ex, b.Logical(x));
-    GE_ASSIGN_OR_RETURN(ey, b.Logical(y));
-  }
-  GE_ASSIGN_OR_RETURN(Node* z, b.Add(n, type, {ex, ey}));
-  b.Define(n, 0, TfValue{Endpoint{z, 0}, nchw});
   return Status::Ok();
 }
 
@@ -81,6 +55,25 @@ Status MapMatMul(const tf::NodeDef& n, TfGraphBuilder& b) {
   b.Define(n, 0, TfValue{Endpoint{z, 0}, false});
   return Status::Ok();
 }
+
+Status MapSoftmax(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type) {
+  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
+  // TF normalises over the last logical axis: C, which a NCHW-held value keeps at 1.
+  const int64_t axis = x.nchw ? 1 : -1;
+  GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, type, {x.ep}, {{"axis", axis}}));
+  b.Define(n, 0, TfValue{Endpoint{y, 0}, x.nchw});
+  return Status::Ok();
+}
+
+Status MapCast(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(DataType to, DtypeAttr(n, "DstT"));
+  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
+  GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, "Cast", {x.ep}, {{"to", OnnxElemType(to)}}));
+  b.Define(n, 0, TfValue{Endpoint{y, 0}, x.nchw});
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status MapReduce(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type) {
   GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
@@ -116,34 +109,13 @@ Status MapReduce(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& typ
   return Status::Ok();
 }
 
-Status MapSoftmax(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type) {
-  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
-  // TF normalises over the last logical axis: C, which a NCHW-held value keeps at 1.
-  const int64_t axis = x.nchw ? 1 : -1;
-  GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, type, {x.ep}, {{"axis", axis}}));
-  b.Define(n, 0, TfValue{Endpoint{y, 0}, x.nchw});
-  return Status::Ok();
-}
-
-Status MapCast(const tf::NodeDef& n, TfGraphBuilder& b) {
-  GE_ASSIGN_OR_RETURN(DataType to, DtypeAttr(n, "DstT"));
-  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
-  GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, "Cast", {x.ep}, {{"to", OnnxElemType(to)}}));
-  b.Define(n, 0, TfValue{Endpoint{y, 0}, x.nchw});
-  return Status::Ok();
-}
-
-}  // namespace
-
 void AddMathMappers(OpMapperTable& t) {
-  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Abs", "Neg"})
-    t[op] = [type = std::string(op)](const tf::NodeDef& n, TfGraphBuilder& b) { return MapUnary(n, b, type); };
+  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Abs", "Neg"}) t[op] = Elementwise(op, 1);
   t["Relu6"] = MapRelu6;
   const std::map<std::string, std::string> binary = {{"Add", "Add"}, {"AddV2", "Add"},     {"Sub", "Sub"},
                                                      {"Mul", "Mul"}, {"RealDiv", "Div"},   {"Maximum", "Max"},
                                                      {"Minimum", "Min"}};
-  for (const auto& [tf_op, type] : binary)
-    t[tf_op] = [type = type](const tf::NodeDef& n, TfGraphBuilder& b) { return MapBinary(n, b, type); };
+  for (const auto& [tf_op, type] : binary) t[tf_op] = Elementwise(type, 2);
   t["MatMul"] = MapMatMul;
   const std::map<std::string, std::string> reduce = {
       {"Mean", "ReduceMean"}, {"Sum", "ReduceSum"}, {"Max", "ReduceMax"}, {"Min", "ReduceMin"}, {"Prod", "ReduceProd"}};

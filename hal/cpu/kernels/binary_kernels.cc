@@ -1,12 +1,12 @@
 // Element-wise binary kernels with ONNX (numpy) broadcasting: Add, Sub, Mul,
-// Div, Pow, Max, Min; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
+// Div, Pow, Mod, Max, Min; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
 // (bool out); And, Or, Xor (bool); and Where(cond, X, Y).
 //
 // The broadcast is planned at Create (loop_broadcast.h); Run picks one of a
 // few row loops by which operands are contiguous along a row and runs it
 // over the rows. Integer arithmetic wraps (computed unsigned) instead of
 // being undefined on overflow; integer Div truncates like C and reports a
-// zero divisor as an error instead of trapping.
+// zero divisor as an error instead of trapping (so does integer Mod).
 #include <cmath>
 #include <type_traits>
 
@@ -62,6 +62,31 @@ struct IntDivOp {
     return b == -1 ? static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a)) : a / b;
   }
 };
+// Mod with fmod=1: the remainder of truncating division, C's % and fmod.
+// b == -1 gives 0 (INT_MIN % -1 would trap).
+struct TruncModOp {
+  static constexpr bool kRejectsZero = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return b == -1 ? T(0) : a % b;
+  }
+  float operator()(float a, float b) const { return std::fmod(a, b); }
+};
+// Mod with fmod=0: the remainder of flooring division, with the divisor's
+// sign (Python's %, TF's FloorMod).
+struct FloorModOp {
+  static constexpr bool kRejectsZero = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    const T r = TruncModOp{}(a, b);
+    return r != 0 && ((r < 0) != (b < 0)) ? static_cast<T>(r + b) : r;
+  }
+  float operator()(float a, float b) const {
+    const float r = std::fmod(a, b);
+    return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+  }
+};
+
 // NaN in either operand gives NaN, as numpy's maximum/minimum do.
 struct MaxOp {
   template <typename T>
@@ -142,9 +167,10 @@ struct XorOp {
   uint8_t operator()(uint8_t a, uint8_t b) const { return (a != 0) ^ (b != 0); }
 };
 
-template <typename Op>
+// Only integer division traps on zero; float Mod by zero is NaN.
+template <typename Op, typename B>
 constexpr bool RejectsZero() {
-  if constexpr (requires { Op::kRejectsZero; }) return Op::kRejectsZero;
+  if constexpr (requires { Op::kRejectsZero; }) return Op::kRejectsZero && std::is_integral_v<B>;
   return false;
 }
 
@@ -167,7 +193,7 @@ class BinaryKernel final : public Kernel {
     const A* a = static_cast<const A*>(in[0]);
     const B* b = static_cast<const B*>(in[1]);
     Y* y = static_cast<Y*>(out[0]);
-    if constexpr (RejectsZero<Op>()) {
+    if constexpr (RejectsZero<Op, B>()) {
       for (int64_t i = 0; i < b_elems_; ++i)
         if (b[i] == 0) return InvalidArgument(where_ + ": integer division by zero");
     }
@@ -278,6 +304,25 @@ std::vector<Impl> PowImpls() {
           {D::kInt32, D::kFloat32, D::kInt32, Make<int32_t, float, int32_t, PowIntOp>}};
 }
 
+// fmod picks the op: the dtype table is the same for both.
+template <typename T>
+Result<KernelPtr> MakeMod(const KernelSpec& spec) {
+  if (spec.attrs.GetInt("fmod", 0) != 0) return Make<T, T, T, TruncModOp>(spec);
+  return Make<T, T, T, FloorModOp>(spec);
+}
+
+Status CheckMod(const KernelSpec& spec) {
+  const int64_t fmod = spec.attrs.GetInt("fmod", 0);
+  if (fmod != 0 && fmod != 1) return Bad(spec, "attribute fmod must be 0 or 1, not " + std::to_string(fmod));
+  return Status::Ok();
+}
+
+std::vector<Impl> ModImpls() {
+  return {{D::kFloat32, D::kFloat32, D::kFloat32, MakeMod<float>},
+          {D::kInt64, D::kInt64, D::kInt64, MakeMod<int64_t>},
+          {D::kInt32, D::kInt32, D::kInt32, MakeMod<int32_t>}};
+}
+
 template <typename Op>
 std::vector<Impl> Comparison(bool with_bool) {
   std::vector<Impl> v = {{D::kFloat32, D::kFloat32, D::kBool, Make<float, float, uint8_t, Op>},
@@ -314,6 +359,7 @@ Result<Factory> PlanBinary(const std::vector<Impl>& impls, const KernelSpec& spe
     return Bad(spec, std::string("output dtype is ") + DataTypeName(spec.outputs[0].dtype) + ", expected " +
                          DataTypeName(found->out));
   GE_RETURN_IF_ERROR(CheckShapes(spec, 2));
+  if (spec.op == "Mod") GE_RETURN_IF_ERROR(CheckMod(spec));
   return found->make;
 }
 
@@ -422,6 +468,7 @@ void RegisterBinaryKernels(KernelRegistry& r) {
   RegisterBinary(r, "Mul", Arithmetic<MulOp>());
   RegisterBinary(r, "Div", DivImpls());
   RegisterBinary(r, "Pow", PowImpls());
+  RegisterBinary(r, "Mod", ModImpls());
   RegisterBinary(r, "Max", Arithmetic<MaxOp>());
   RegisterBinary(r, "Min", Arithmetic<MinOp>());
   RegisterBinary(r, "Equal", Comparison<EqualOp>(true));

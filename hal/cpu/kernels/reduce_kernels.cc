@@ -1,6 +1,7 @@
 // Reductions: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd,
 // ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp (f32,
 // f64; the sums, products and extremes also i32, i64); ArgMax, ArgMin.
+// ReduceMax and ReduceMin also take bool (TF's Any and All).
 //
 // The input shape is collapsed into alternating kept/reduced axes (size-1
 // axes dropped, neighbours with the same role merged). Two forms cover the
@@ -60,6 +61,14 @@ struct MinR {
   static T Map(T v) { return v; }
   static T Combine(T a, T b) { return b < a ? b : a; }
   static T Finish(T a, int64_t) { return a; }
+};
+// Bool (stored as 0/1 bytes) Max and Min are TF's Any and All: the empty
+// reduction is false for Any and true for All.
+struct AnyR : MaxR<uint8_t> {
+  static uint8_t Init() { return 0; }
+};
+struct AllR : MinR<uint8_t> {
+  static uint8_t Init() { return 1; }
 };
 template <typename T>
 struct SumSquareR : SumR<T> {
@@ -266,9 +275,12 @@ Result<ReduceSpec> PlanReduceSpec(const KernelSpec& spec, std::initializer_list<
   return rs;
 }
 
-template <template <typename> class R>
+// ints: also i64 and i32; BoolR: the reduction of bool inputs (none if void).
+template <template <typename> class R, typename BoolR = void>
 void RegisterReduce(KernelRegistry& reg, const char* op, bool ints) {
   auto plan = [ints](const KernelSpec& spec) {
+    if constexpr (!std::is_void_v<BoolR>)
+      return PlanReduceSpec(spec, {D::kFloat32, D::kFloat64, D::kInt64, D::kInt32, D::kBool});
     return ints ? PlanReduceSpec(spec, {D::kFloat32, D::kFloat64, D::kInt64, D::kInt32})
                 : PlanReduceSpec(spec, {D::kFloat32, D::kFloat64});
   };
@@ -284,6 +296,9 @@ void RegisterReduce(KernelRegistry& reg, const char* op, bool ints) {
             return ReduceKernel<int32_t, R<int32_t>>(p);
           case D::kFloat64:
             return ReduceKernel<double, R<double>>(p);
+          case D::kBool:
+            if constexpr (!std::is_void_v<BoolR>) return ReduceKernel<uint8_t, BoolR>(p);
+            [[fallthrough]];
           default:
             return ReduceKernel<float, R<float>>(p);
         }
@@ -402,8 +417,8 @@ void RegisterArg(KernelRegistry& reg, const char* op) {
 void RegisterReduceKernels(KernelRegistry& r) {
   RegisterReduce<SumR>(r, "ReduceSum", true);
   RegisterReduce<MeanR>(r, "ReduceMean", true);
-  RegisterReduce<MaxR>(r, "ReduceMax", true);
-  RegisterReduce<MinR>(r, "ReduceMin", true);
+  RegisterReduce<MaxR, AnyR>(r, "ReduceMax", true);
+  RegisterReduce<MinR, AllR>(r, "ReduceMin", true);
   RegisterReduce<ProdR>(r, "ReduceProd", true);
   RegisterReduce<SumSquareR>(r, "ReduceSumSquare", true);
   RegisterReduce<L1R>(r, "ReduceL1", true);

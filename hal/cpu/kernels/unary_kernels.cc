@@ -1,5 +1,6 @@
 // Element-wise unary kernels: Relu, LeakyRelu, Clip, Sigmoid, Tanh, Erf,
-// Gelu, Sqrt, Exp, Log, Neg, Abs, Reciprocal, Floor, Ceil, Not, HardSigmoid.
+// Gelu, Sqrt, Exp, Log, Neg, Abs, Reciprocal, Floor, Ceil, Not, HardSigmoid,
+// Round, Sign, Elu, Selu, Softplus, Softsign.
 //
 // The transcendental f32 ops run on the vector-extension math of
 // loop_math.h; the rest are plain loops GCC vectorises. All are safe in
@@ -186,6 +187,31 @@ float FloorF(float v) { return std::floor(v); }
 float CeilF(float v) { return std::ceil(v); }
 float ReciprocalF(float v) { return 1.0f / v; }
 
+// Under the default rounding mode nearbyint rounds halves to even (ONNX, TF).
+float RoundF(float v) { return std::nearbyint(v); }
+// log(1 + e^x) without overflow for large x or loss for very negative x.
+float SoftplusF(float v) { return std::max(v, 0.0f) + std::log1p(std::exp(-std::fabs(v))); }
+float SoftsignF(float v) { return v / (1.0f + std::fabs(v)); }
+
+// expm1 keeps the precision of alpha * (e^x - 1) for x near 0.
+Result<KernelPtr> CreateElu(const KernelSpec& spec, int64_t n) {
+  const float alpha = spec.attrs.GetFloat("alpha", 1.0f);
+  return ScalarKernel<float, float>(n, [alpha](float v) { return v < 0 ? alpha * std::expm1(v) : v; });
+}
+
+Result<KernelPtr> CreateSelu(const KernelSpec& spec, int64_t n) {
+  const float alpha = spec.attrs.GetFloat("alpha", 1.67326319217681884765625f);
+  const float gamma = spec.attrs.GetFloat("gamma", 1.05070102214813232421875f);
+  return ScalarKernel<float, float>(n,
+                                    [alpha, gamma](float v) { return gamma * (v <= 0 ? alpha * std::expm1(v) : v); });
+}
+
+// -1, 0 or 1; NaN stays NaN.
+template <typename T>
+Result<KernelPtr> CreateSign(const KernelSpec& spec, int64_t n) {
+  return ScalarKernel<T, T>(n, [](T v) { return v > 0 ? T(1) : v < 0 ? T(-1) : v; });
+}
+
 Result<KernelPtr> CreateNot(const KernelSpec& spec, int64_t n) {
   return ScalarKernel<uint8_t, uint8_t>(n, [](uint8_t v) { return static_cast<uint8_t>(v == 0); });
 }
@@ -213,6 +239,12 @@ const std::vector<UnaryOp>& Ops() {
       {"Abs", {{D::kFloat32, CreateAbs<float>}, {D::kInt64, CreateAbs<int64_t>}, {D::kInt32, CreateAbs<int32_t>}}},
       {"Not", {{D::kBool, CreateNot}}},
       {"HardSigmoid", {{D::kFloat32, CreateHardSigmoid}}},
+      {"Round", {{D::kFloat32, MathOp<RoundF>()}}},
+      {"Sign", {{D::kFloat32, CreateSign<float>}, {D::kInt64, CreateSign<int64_t>}, {D::kInt32, CreateSign<int32_t>}}},
+      {"Elu", {{D::kFloat32, CreateElu}}},
+      {"Selu", {{D::kFloat32, CreateSelu}}},
+      {"Softplus", {{D::kFloat32, MathOp<SoftplusF>()}}},
+      {"Softsign", {{D::kFloat32, MathOp<SoftsignF>()}}},
   };
   return ops;
 }

@@ -153,6 +153,25 @@ TEST(ReduceKernel, LayerNormSizedRowsInParallel) {
   }
 }
 
+TEST(ReduceKernel, BoolMaxIsAnyAndMinIsAll) {
+  // [2,3]: rows {1,0,1} and {0,0,0}.
+  const HostTensor x = Bool({2, 3}, {1, 0, 1, 0, 0, 0});
+  RUN_OK(any, "ReduceMax", Axes({1}, 0), {x}, {{DataType::kBool, {2}}});
+  EXPECT_EQ(any[0].as<uint8_t>(), (std::vector<uint8_t>{1, 0}));
+  RUN_OK(all, "ReduceMin", Axes({0}, 1), {x}, {{DataType::kBool, {1, 3}}});
+  EXPECT_EQ(all[0].as<uint8_t>(), (std::vector<uint8_t>{0, 0, 0}));
+  RUN_OK(every, "ReduceMin", Axes({1}, 0), {Bool({2, 2}, {1, 1, 1, 0})}, {{DataType::kBool, {2}}});
+  EXPECT_EQ(every[0].as<uint8_t>(), (std::vector<uint8_t>{1, 0}));
+  // Over an empty axis: Any is false, All is true.
+  RUN_OK(none, "ReduceMax", Axes({1}, 0), {Bool({2, 0}, {})}, {{DataType::kBool, {2}}});
+  EXPECT_EQ(none[0].as<uint8_t>(), (std::vector<uint8_t>{0, 0}));
+  RUN_OK(vacuous, "ReduceMin", Axes({1}, 0), {Bool({2, 0}, {})}, {{DataType::kBool, {2}}});
+  EXPECT_EQ(vacuous[0].as<uint8_t>(), (std::vector<uint8_t>{1, 1}));
+  // Sum of bools stays unsupported.
+  auto sum = RunKernel("ReduceSum", Axes({1}, 0), {x}, {{DataType::kBool, {2}}});
+  EXPECT_FALSE(sum.ok());
+}
+
 TEST(ReduceKernel, RejectsRuntimeAxesAndBadOutput) {
   auto axes = RunKernel("ReduceSum", {}, {X234(), HostTensor::I64({1}, {1})}, {{DataType::kFloat32, {2, 1, 4}}});
   ASSERT_FALSE(axes.ok());

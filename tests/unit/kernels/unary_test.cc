@@ -190,6 +190,42 @@ TEST(UnaryKernel, LargeInputTakesTheParallelPathAndTail) {
   EXPECT_EQ(z[n - 1], std::max(x[n - 1], 0.0f));
 }
 
+TEST(UnaryKernel, RoundHalvesToEven) {
+  EXPECT_EQ(RunF32("Round", {}, {-2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f, 2.4f, -2.6f, 7}),
+            (std::vector<float>{-2, -2, -0, 0, 2, 2, 2, -3, 7}));
+}
+
+TEST(UnaryKernel, SignOfFloatsAndIntegers) {
+  const auto y = RunF32("Sign", {}, {-3.5f, -0.0f, 0, 2, kNaN});
+  EXPECT_EQ(std::vector<float>(y.begin(), y.begin() + 4), (std::vector<float>{-1, 0, 0, 1}));
+  EXPECT_TRUE(std::isnan(y[4]));
+  RUN_OK(i, "Sign", {}, {HostTensor::I64({3}, {-7, 0, std::numeric_limits<int64_t>::min()})},
+         {{DataType::kInt64, {3}}});
+  EXPECT_EQ(i[0].as<int64_t>(), (std::vector<int64_t>{-1, 0, -1}));
+  RUN_OK(j, "Sign", {}, {I32({2}, {5, -5})}, {{DataType::kInt32, {2}}});
+  EXPECT_EQ(j[0].as<int32_t>(), (std::vector<int32_t>{1, -1}));
+}
+
+TEST(UnaryKernel, EluAndSeluUseTheirAttributes) {
+  // elu(x) = x (x > 0), alpha (e^x - 1) (x <= 0); e^-1 - 1 = -0.6321206.
+  ExpectNear(RunF32("Elu", {}, {-1, 0, 2}), {-0.6321206f, 0, 2});
+  ExpectNear(RunF32("Elu", Attr("alpha", 0.5), {-1, 3}), {-0.3160603f, 3});
+  // selu(x) = gamma x (x > 0), gamma alpha (e^x - 1) (x <= 0), defaults 1.6732632, 1.0507010.
+  ExpectNear(RunF32("Selu", {}, {-1, 0, 2}), {-1.1113307f, 0, 2.1014020f});
+  hal::Attrs a;
+  a.Set("alpha", 2.0);
+  a.Set("gamma", 3.0);
+  ExpectNear(RunF32("Selu", a, {-1, 1}), {-3.7927234f, 3});
+}
+
+TEST(UnaryKernel, SoftplusIsStableAndSoftsignBounded) {
+  // softplus(x) = log(1 + e^x): ln 2 at 0, x for large x, e^x for very negative x.
+  ExpectNear(RunF32("Softplus", {}, {0, 1, -1, 100, -100}), {0.6931472f, 1.3132616f, 0.3132617f, 100, 3.7200760e-44f},
+             1e-5f);
+  EXPECT_EQ(RunF32("Softplus", {}, {1000})[0], 1000.0f);  // no overflow to inf
+  ExpectNear(RunF32("Softsign", {}, {-3, 0, 1, 1e6f}), {-0.75f, 0, 0.5f, 0.999999f});
+}
+
 TEST(UnaryKernel, RunsInPlace) {
   hal::KernelSpec spec;
   spec.op = "Sigmoid";

@@ -68,6 +68,24 @@ TEST(BinaryOps, MaxAndMinAreVariadic) {
   EXPECT_EQ(InferOut(one), "f32[5]");
 }
 
+TEST(BinaryOps, SumIsVariadicAndModBroadcasts) {
+  OpGraph g("Sum");
+  g.In(F32({3, 1})).In(F32({4})).In(F32({})).In(F32({2, 1, 1}));
+  EXPECT_EQ(InferOut(g), "f32[2,3,4]");
+  OpGraph one("Sum");
+  one.In(I64({5}));
+  EXPECT_EQ(InferOut(one), "i64[5]");
+  OpGraph mixed("Sum", 1, "s");
+  mixed.In(F32({2})).In(I64({2}));
+  EXPECT_TRUE(FailsWith(mixed, {"node s (Sum)", "input 0 is f32 and input 1 is i64"}));
+  OpGraph mod("Mod");
+  mod.In(TensorDesc(DataType::kInt32, {2, 3})).In(TensorDesc(DataType::kInt32, {3})).Int("fmod", 1);
+  EXPECT_EQ(InferOut(mod), "i32[2,3]");
+  OpGraph flag("Mod", 1, "m");
+  flag.In(TensorDesc(DataType::kBool, {2})).In(TensorDesc(DataType::kBool, {2}));
+  EXPECT_TRUE(FailsWith(flag, {"node m (Mod)", "numeric"}));
+}
+
 TEST(BinaryOps, WhereBroadcastsThreeWays) {
   OpGraph g("Where");
   g.In(TensorDesc(DataType::kBool, {2, 1, 1})).In(F32({1, 3, 1})).In(F32({4}));

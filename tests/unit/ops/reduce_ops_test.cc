@@ -17,6 +17,15 @@ TEST(Reduce, AxesAttributeAndKeepdims) {
   }
 }
 
+TEST(Reduce, BoolMaxAndMinKeepBool) {  // TF's Any and All
+  OpGraph g("ReduceMax");
+  g.In(TensorDesc(DataType::kBool, {2, 3})).Ints("axes", {1}).Int("keepdims", 0);
+  EXPECT_EQ(InferOut(g), "bool[2]");
+  OpGraph k("ReduceMin");
+  k.In(TensorDesc(DataType::kBool, {2, 3})).Ints("axes", {0});
+  EXPECT_EQ(InferOut(k), "bool[1,3]");
+}
+
 TEST(Reduce, NoAxesReducesEverything) {
   OpGraph g("ReduceMean");
   g.In(F32({2, 3, 4}));

@@ -21,7 +21,8 @@ TEST(OpRegistry, EveryBuiltinOpIsRegisteredWithInference) {
       "Max", "Min", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Where", "Shape",
       "Size", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Expand", "ConstantOfShape", "Range", "Tile",
       "Transpose", "Concat", "Split", "Slice", "Gather", "Pad", "ReduceMean", "ReduceSum", "ReduceMax",
-      "ReduceMin", "ReduceProd", "ReduceL2", "ReduceSumSquare", "ArgMax", "ArgMin", "Const"};
+      "ReduceMin", "ReduceProd", "ReduceL2", "ReduceSumSquare", "ArgMax", "ArgMin", "Const", "Round", "Sign",
+      "Elu", "Selu", "Softplus", "Softsign", "Mod", "Sum"};
   for (const auto& t : types) {
     const OpDef* d = OpRegistry::Global().Find(t);
     ASSERT_NE(d, nullptr) << t;
@@ -65,6 +66,10 @@ TEST(OpRegistry, MemorySemantics) {
   // Different output element size: no in-place.
   for (const char* t : {"Cast", "Equal", "Less", "Conv", "MatMul", "Transpose"})
     EXPECT_TRUE(Def(t).memory.inplace_outputs.empty()) << t;
+  // Sum accumulates input by input: in place it could read what it wrote.
+  EXPECT_TRUE(Def("Sum").memory.inplace_outputs.empty());
+  for (const char* t : {"Round", "Sign", "Elu", "Selu", "Softplus", "Softsign", "Mod"})
+    EXPECT_EQ(Def(t).memory.inplace_outputs, std::vector<int>{0}) << t;
   EXPECT_TRUE(Def("Concat").memory.continuous_input);
   EXPECT_FALSE(Def("Concat").memory.continuous_output);
   EXPECT_TRUE(Def("Split").memory.continuous_output);

@@ -17,7 +17,8 @@ TEST_P(SameShapeUnary, KeepsShapeDtypeAndUnknowns) {
 INSTANTIATE_TEST_SUITE_P(Ops, SameShapeUnary,
                          ::testing::Values("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "Log",
                                            "Neg", "Abs", "Reciprocal", "Floor", "Ceil", "HardSigmoid", "Identity",
-                                           "Gelu", "Clip"));
+                                           "Gelu", "Clip", "Round", "Sign", "Elu", "Selu", "Softplus",
+                                           "Softsign"));
 
 TEST(UnaryOps, IntegerInputsWhereTheyMakeSense) {
   OpGraph relu("Relu");
@@ -35,6 +36,24 @@ TEST(UnaryOps, FloatOnlyOpsRejectIntegers) {
   OpGraph g("Sqrt", 1, "sq");
   g.In(I64({2}));
   EXPECT_TRUE(FailsWith(g, {"node sq (Sqrt)", "input 0 must be floating point, not i64"}));
+  for (const char* t : {"Round", "Elu", "Selu", "Softplus", "Softsign"}) {
+    OpGraph h(t, 1, "f");
+    h.In(TensorDesc(DataType::kInt32, {2}));
+    EXPECT_TRUE(FailsWith(h, {"must be floating point, not i32"})) << t;
+  }
+  OpGraph sign("Sign");
+  sign.In(TensorDesc(DataType::kInt32, {3}));
+  EXPECT_EQ(InferOut(sign), "i32[3]");
+}
+
+TEST(UnaryOps, ActivationDefaultsAreOnnxs) {
+  const OpDef* elu = OpRegistry::Global().Find("Elu");
+  ASSERT_NE(elu, nullptr);
+  EXPECT_EQ(std::get<float>(elu->attr_defaults.at("alpha")), 1.0f);
+  const OpDef* selu = OpRegistry::Global().Find("Selu");
+  ASSERT_NE(selu, nullptr);
+  EXPECT_EQ(std::get<float>(selu->attr_defaults.at("alpha")), 1.67326319217681884765625f);
+  EXPECT_EQ(std::get<float>(selu->attr_defaults.at("gamma")), 1.05070102214813232421875f);
 }
 
 TEST(UnaryOps, NotTakesBool) {

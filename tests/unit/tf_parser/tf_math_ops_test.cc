@@ -35,11 +35,7 @@ TEST(TfMathOps, BinaryOpsBroadcast) {
       {"Maximum", [](float x, float y) { return std::max(x, y); }}};
   for (const auto& [op, f] : ops) {
     SCOPED_TRACE(op);
-    TfGraph g;
-    g.Placeholder("a", {2, 3});
-    g.ConstF("b", {3}, b);
-    g.Node(op, "y", {"a", "b"});
-    auto out = RunTf(g, {Host<float>({2, 3}, a)});
+    auto out = RunWithConst(op, {2, 3}, a, {3}, b);
     ASSERT_TRUE(out.ok()) << out.status().message();
     Floats want;
     for (size_t i = 0; i < 6; ++i) want.push_back(f(a[i], b[i % 3]));

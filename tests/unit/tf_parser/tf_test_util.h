@@ -158,6 +158,16 @@ inline Result<std::vector<HostValue>> RunTf(const TfGraph& g, const std::vector<
   return outs;
 }
 
+// y = op(a, b) with a a float Placeholder and b a float Const, compiled and run.
+inline Result<std::vector<HostValue>> RunWithConst(const std::string& op, const Ints& a_dims, const Floats& a,
+                                                   const Ints& b_dims, const Floats& b) {
+  TfGraph g;
+  g.Placeholder("a", a_dims);
+  g.ConstF("b", b_dims, b);
+  g.Node(op, "y", {"a", "b"});
+  return RunTf(g, {Host<float>(a_dims, a)});
+}
+
 inline Floats Iota(size_t n, float scale = 0.1f, float offset = -1.f) {
   Floats v(n);
   for (size_t i = 0; i < n; ++i) v[i] = offset + scale * static_cast<float>((i * 7) % 23);

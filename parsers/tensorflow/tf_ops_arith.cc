@@ -1,0 +1,79 @@
+// Elementwise arithmetic beyond the basics of tf_ops_math.cc: rounding,
+// more activations, squares and roots, powers, sums of many, and TF's
+// modulo and flooring division. All keep a NCHW-held operand NCHW-held.
+//   Erf, Floor, Ceil, Round, Sign, Reciprocal, Elu, Selu, Softplus, Softsign → the op of the same name
+//   Inv                       → Reciprocal
+//   Rsqrt                     → Reciprocal(Sqrt(x)) (constant folding computes both for constant inputs)
+//   Square                    → Mul(x, x)
+//   LeakyRelu                 → LeakyRelu(alpha, TF's default 0.2)
+//   SquaredDifference         → Mul(d, d), d = Sub(x, y)
+//   Pow                       → Pow (a constant negative exponent of an integer base is refused)
+//   AddN                      → Sum
+//   FloorMod                  → Mod(fmod=0): the remainder has the divisor's sign
+//   Mod, TruncateMod          → Mod(fmod=1): the remainder has the dividend's sign
+//   FloorDiv                  → float: Floor(Div(x, y)); integer: Div(x - FloorMod(x, y), y), exact
+#include "tf_attrs.h"
+#include "tf_op_mappers.h"
+
+namespace ge::tf_parser {
+
+namespace {
+
+Status MapSquare(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> x, DataInputs(n, b, 1));
+  GE_ASSIGN_OR_RETURN(TfValue y, AddElementwise(n, b, "Mul", {x[0], x[0]}));
+  b.Define(n, 0, y);
+  return Status::Ok();
+}
+
+Status MapLeakyRelu(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(float alpha, AttrFloat(n, "alpha", 0.2f));
+  return MapElementwise(n, b, "LeakyRelu", 1, {{"alpha", alpha}});
+}
+
+// TF fails at run time on an integer base to a negative integer power; a
+// constant such exponent is refused here (a computed one is not seen).
+Status MapPow(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> xy, DataInputs(n, b, 2));
+  const Tensor* e = b.ConstValue(xy[1]);
+  if (!IsFloatingPoint(b.Desc(xy[0].ep).dtype) && e && !IsFloatingPoint(e->desc().dtype))
+    for (double v : e->ToDouble())
+      if (v < 0)
+        return NodeUnsupported(n, "an integer base to a negative integer power is not supported (TF refuses it)");
+  return MapElementwise(n, b, "Pow", 2);
+}
+
+// TF's FloorDiv rounds the quotient towards -inf for every dtype.
+Status MapFloorDiv(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> xy, DataInputs(n, b, 2));
+  const DataType dt = b.Desc(xy[0].ep).dtype;
+  if (IsFloatingPoint(dt)) return Composed("Div", "quotient", "Floor", 2)(n, b);
+  if (dt != DataType::kInt32 && dt != DataType::kInt64)
+    return NodeUnsupported(n, std::string("FloorDiv of ") + DataTypeName(dt) + " is not supported (float, i32, i64)");
+  // x - FloorMod(x, y) is a multiple of y, so the truncating Div is exact.
+  GE_ASSIGN_OR_RETURN(TfValue r, AddElementwise(n, b, "Mod", xy, {{"fmod", int64_t{0}}}, "remainder"));
+  GE_ASSIGN_OR_RETURN(TfValue m, AddElementwise(n, b, "Sub", {xy[0], r}, {}, "multiple"));
+  GE_ASSIGN_OR_RETURN(TfValue y, AddElementwise(n, b, "Div", {m, xy[1]}));
+  b.Define(n, 0, y);
+  return Status::Ok();
+}
+
+}  // namespace
+
+void AddArithMappers(OpMapperTable& t) {
+  for (const char* op : {"Erf", "Floor", "Ceil", "Round", "Sign", "Reciprocal", "Elu", "Selu", "Softplus", "Softsign"})
+    t[op] = Elementwise(op, 1);
+  t["Inv"] = Elementwise("Reciprocal", 1);
+  t["Rsqrt"] = Composed("Sqrt", "sqrt", "Reciprocal", 1);
+  t["Square"] = MapSquare;
+  t["LeakyRelu"] = MapLeakyRelu;
+  t["SquaredDifference"] = Composed("Sub", "difference", "Mul", 2, /*twice=*/true);
+  t["Pow"] = MapPow;
+  t["AddN"] = Elementwise("Sum", -1);
+  t["FloorMod"] = Elementwise("Mod", 2, {{"fmod", int64_t{0}}});
+  t["Mod"] = Elementwise("Mod", 2, {{"fmod", int64_t{1}}});
+  t["TruncateMod"] = Elementwise("Mod", 2, {{"fmod", int64_t{1}}});
+  t["FloorDiv"] = MapFloorDiv;
+}
+
+}  // namespace ge::tf_parser

@@ -1,0 +1,185 @@
+// The arithmetic mappers of tf_ops_arith.cc, compiled and run against
+// references written from TensorFlow's op documentation (tf.math.*):
+// rounding halves to even, FloorMod's sign from the divisor, Mod's from the
+// dividend, FloorDiv rounding towards -inf for floats and integers, and
+// the attribute defaults (LeakyRelu's alpha 0.2, Elu's alpha 1, SELU's
+// constants).
+#include "tf_test_util.h"
+
+namespace ge::test {
+namespace {
+
+// TF's documented SELU constants (tf.nn.selu).
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+
+// Banker's rounding, written out (tf.math.round: "rounds half to even").
+float RoundHalfEven(float v) {
+  const float f = std::floor(v), d = v - f;
+  if (d < 0.5f) return f;
+  if (d > 0.5f) return f + 1;
+  return std::fmod(f, 2.0f) == 0 ? f : f + 1;
+}
+
+TEST(TfArithOps, UnaryOpsMatchTheirDocumentedFormulas) {
+  const Floats x = {-2.5f, -1.5f, -0.7f, -0.5f, 0, 0.5f, 1.5f, 2.5f, 3.2f, 0.3f};
+  const std::map<std::string, std::function<double(double)>> ops = {
+      {"Erf", [](double v) { return std::erf(v); }},
+      {"Floor", [](double v) { return std::floor(v); }},
+      {"Ceil", [](double v) { return std::ceil(v); }},
+      {"Round", [](double v) { return RoundHalfEven(static_cast<float>(v)); }},
+      {"Sign", [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; }},
+      {"Reciprocal", [](double v) { return 1 / v; }},
+      {"Inv", [](double v) { return 1 / v; }},
+      {"Elu", [](double v) { return v > 0 ? v : std::exp(v) - 1; }},
+      {"Selu", [](double v) { return kSeluScale * (v > 0 ? v : kSeluAlpha * (std::exp(v) - 1)); }},
+      {"Softplus", [](double v) { return std::log(1 + std::exp(v)); }},
+      {"Softsign", [](double v) { return v / (1 + std::fabs(v)); }},
+      {"Square", [](double v) { return v * v; }},
+      {"LeakyRelu", [](double v) { return v < 0 ? 0.2 * v : v; }}};  // TF's default alpha
+  for (const auto& [op, f] : ops) {
+    SCOPED_TRACE(op);
+    TfGraph g;
+    g.Placeholder("x", {2, 5});
+    g.Node(op, "y", {"x"});
+    auto out = RunTf(g, {Host<float>({2, 5}, x)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    const Floats y = (*out)[0].f();
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double want = f(x[i]);
+      if (std::isinf(want)) EXPECT_EQ(y[i], static_cast<float>(want)) << x[i];
+      else EXPECT_NEAR(y[i], want, 1e-5 * std::max(1.0, std::fabs(want))) << x[i];
+    }
+  }
+}
+
+TEST(TfArithOps, RsqrtIsSqrtThenReciprocal) {
+  TfGraph g;
+  g.Placeholder("x", {4});
+  g.Node("Rsqrt", "y", {"x"});
+  auto out = RunTf(g, {Host<float>({4}, {0.25f, 1, 4, 16})});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ExpectNear((*out)[0].f(), {2, 1, 0.5f, 0.25f}, 1e-6f);
+  auto graph = Parse(g);
+  ASSERT_TRUE(graph.ok());
+  EXPECT_EQ((*graph)->FindNode("y")->type(), "Reciprocal");
+  EXPECT_EQ((*graph)->FindNode("y/sqrt")->type(), "Sqrt");
+}
+
+TEST(TfArithOps, LeakyReluAlphaAttributeAndEluOnNchwHeldValues) {
+  const Floats x = Iota(12);
+  TfGraph g;
+  g.Placeholder("x", {1, 2, 2, 3});
+  NchwHeld(g, "h", "x", 3);
+  auto* l = g.Node("LeakyRelu", "lr", {"h"});
+  SetF(l, "alpha", 0.5f);
+  g.Node("Elu", "y", {"lr"});
+  auto out = RunTf(g, {Host<float>({}, x)});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  Floats want;
+  for (float v : x) {
+    const double lr = v < 0 ? 0.5 * v : v;
+    want.push_back(static_cast<float>(lr > 0 ? lr : std::expm1(lr)));
+  }
+  ExpectNear((*out)[0].f(), want, 1e-5f);
+}
+
+TEST(TfArithOps, BinaryOpsBroadcast) {
+  const Floats a = {-7, -5.5f, -1, 0, 3, 7.5f}, b = {2, -3, 4};  // a [2,3], b [3]
+  auto floor_mod = [](double x, double y) { return x - std::floor(x / y) * y; };  // tf.math.floormod
+  const std::map<std::string, std::function<double(double, double)>> ops = {
+      {"SquaredDifference", [](double x, double y) { return (x - y) * (x - y); }},
+      {"Pow", [](double x, double y) { return std::pow(x, y); }},
+      {"FloorMod", floor_mod},
+      {"Mod", [](double x, double y) { return std::fmod(x, y); }},  // C semantics: truncating divide
+      {"TruncateMod", [](double x, double y) { return std::fmod(x, y); }},
+      {"FloorDiv", [](double x, double y) { return std::floor(x / y); }}};
+  for (const auto& [op, f] : ops) {
+    SCOPED_TRACE(op);
+    auto out = RunWithConst(op, {2, 3}, a, {3}, b);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    Floats want;
+    for (size_t i = 0; i < 6; ++i) want.push_back(static_cast<float>(f(a[i], b[i % 3])));
+    ExpectNear((*out)[0].f(), want, 1e-4f);
+  }
+}
+
+// Python's // and % on integers (TF's FloorDiv and FloorMod), C's % (TF's
+// Mod and TruncateMod).
+TEST(TfArithOps, IntegerModuloAndFloorDivision) {
+  const std::vector<int32_t> a = {7, -7, 7, -7, 0, 9}, b = {3, 3, -3, -3, 5, 3};
+  auto floor_div = [](int32_t x, int32_t y) {
+    const int32_t q = x / y;
+    return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+  };
+  const std::map<std::string, std::function<int32_t(int32_t, int32_t)>> ops = {
+      {"FloorDiv", floor_div},
+      {"FloorMod", [&](int32_t x, int32_t y) { return x - floor_div(x, y) * y; }},
+      {"Mod", [](int32_t x, int32_t y) { return x % y; }},
+      {"TruncateMod", [](int32_t x, int32_t y) { return x % y; }}};
+  for (const auto& [op, f] : ops) {
+    SCOPED_TRACE(op);
+    TfGraph g;
+    g.Placeholder("a", {6}, tf::DT_INT32);
+    g.Placeholder("b", {6}, tf::DT_INT32);
+    SetType(g.Node(op, "y", {"a", "b"}), "T", tf::DT_INT32);
+    auto out = RunTf(g, {Host<int32_t>({6}, a), Host<int32_t>({6}, b)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    std::vector<int32_t> want;
+    for (size_t i = 0; i < a.size(); ++i) want.push_back(f(a[i], b[i]));
+    EXPECT_EQ((*out)[0].as<int32_t>(), want);
+  }
+}
+
+TEST(TfArithOps, AddNSumsEveryInput) {
+  TfGraph g;
+  g.Placeholder("a", {2, 2});
+  g.Placeholder("b", {2, 2});
+  g.ConstF("c", {2, 2}, {100, 200, 300, 400});
+  auto* s = g.Node("AddN", "y", {"a", "b", "c"});
+  SetI(s, "N", 3);
+  auto out = RunTf(g, {Host<float>({2, 2}, {1, 2, 3, 4}), Host<float>({2, 2}, {10, 20, 30, 40})});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ((*out)[0].f(), (Floats{111, 222, 333, 444}));
+}
+
+TEST(TfArithOps, SwishAsExportersWriteIt) {  // x * sigmoid(x): tf.nn.silu frozen
+  TfGraph g;
+  g.Placeholder("x", {4});
+  g.Node("Sigmoid", "sig", {"x"});
+  g.Node("Mul", "y", {"x", "sig"});
+  const Floats x = {-3, -0.5f, 0, 2};
+  auto out = RunTf(g, {Host<float>({4}, x)});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  Floats want;
+  for (float v : x) want.push_back(v / (1 + std::exp(-v)));
+  ExpectNear((*out)[0].f(), want, 1e-6f);
+}
+
+TEST(TfArithOps, UnsupportedDtypesNameTheNode) {
+  TfGraph g;
+  g.Placeholder("a", {2}, tf::DT_BOOL);
+  SetType(g.Node("FloorDiv", "fd", {"a", "a"}), "T", tf::DT_BOOL);
+  auto r = Parse(g);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("node fd (FloorDiv)"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("bool"), std::string::npos) << r.status().message();
+  TfGraph p;
+  p.Placeholder("i", {2}, tf::DT_INT32);
+  p.ConstI32("e", {2}, {2, -1});
+  SetType(p.Node("Pow", "pw", {"i", "e"}), "T", tf::DT_INT32);
+  auto pr = Parse(p);
+  ASSERT_FALSE(pr.ok());
+  EXPECT_NE(pr.status().message().find("node pw (Pow): an integer base to a negative integer power"),
+            std::string::npos)
+      << pr.status().message();
+  TfGraph h;
+  h.Placeholder("i", {2}, tf::DT_INT32);
+  SetType(h.Node("Softplus", "sp", {"i"}), "T", tf::DT_INT32);
+  auto s = Parse(h);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("sp (Softplus)"), std::string::npos) << s.status().message();
+}
+
+}  // namespace
+}  // namespace ge::test
