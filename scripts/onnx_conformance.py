@@ -14,7 +14,10 @@ matches. Failures are sorted by reason:
   wrong result   a mode ran and an output differs
   crash          a tool died on a signal, tripped a sanitizer or timed out (a bug)
   error          a tool failed otherwise (a load or run error)
-The last line of the text report is `N passed, N failed`. --json writes the
+The last line of the text report is `N passed, N failed`. --const-operands
+runs instead the variants of the cases whose shape operands are graph inputs
+(which need dynamic shapes) with those operands made constants, as
+exporters write them. --json writes the
 per-case results and the failures grouped by op type and by reason. --floor
 names a file holding the pass count CI expects: fewer fails the run (exit 1),
 more says to raise it; any crash fails it too. Exit 0 otherwise, 77 when
@@ -220,6 +223,10 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="cases run at once (default: cores)")
     ap.add_argument("-k", "--filter", default="", help="only cases whose name matches this regex")
     ap.add_argument("--modes", default="v2,sink", help="ge-run modes to check (default v2,sink)")
+    ap.add_argument("--const-operands", action="store_true",
+                    help="run the variants of the cases whose shape operands (Reshape's shape, Resize's scales, "
+                         "...) are graph inputs, with those operands made constants as exporters write them "
+                         "(generated into SUITE-const)")
     ap.add_argument("--table", action="store_true", help="print the failure table grouped by op type")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every failing case with its reason")
     args = ap.parse_args()
@@ -239,6 +246,10 @@ def main():
         return 2
 
     node_dir = gen_onnx_suite.generate(args.suite)
+    if args.const_operands:
+        const_dir = args.suite.rstrip("/") + "-const"
+        gen_onnx_suite.make_const_variants(node_dir, const_dir)
+        node_dir = os.path.join(const_dir, "node")
     names = sorted(n for n in os.listdir(node_dir) if pattern.search(n))
     os.makedirs(args.work, exist_ok=True)
     start = time.monotonic()
@@ -272,6 +283,7 @@ def main():
     if args.json:
         report = {
             "onnx_version": onnx.__version__,
+            "variant": "const-operands" if args.const_operands else "suite",
             "modes": modes,
             "criterion": f"float: |y-ref| <= {ATOL} + {RTOL}*|ref|, NaN == NaN; int and bool: exact",
             "seconds": round(time.monotonic() - start, 1),

@@ -252,6 +252,7 @@ Result<ReduceSpec> PlanReduceSpec(const KernelSpec& spec, std::initializer_list<
                          DataTypeName(x.dtype));
   Dims axes;
   if (HasInput(spec, 1)) {
+    if (!ValuesKnown(spec)) return ReduceSpec{};
     GE_ASSIGN_OR_RETURN(axes, ConstInts(spec, 1, "axes"));
   } else {
     axes = spec.attrs.GetInts("axes");

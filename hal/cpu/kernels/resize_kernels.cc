@@ -177,9 +177,7 @@ Result<ResizePlan> PlanResize(const KernelSpec& spec) {
   p.out = y.dims;
   if (p.out.size() != r) return Bad(spec, "Y has rank " + std::to_string(p.out.size()) + ", X " + std::to_string(r));
   // Scales: given (opset 10: input 1; later: input 2), or out / in from sizes.
-  // The support check runs without constant data (const_inputs empty): the
-  // compiler has matched Y to their values already, so only Create reads them.
-  const bool values = !spec.const_inputs.empty();
+  const bool values = ValuesKnown(spec);
   const size_t scales_in = v10 ? 1 : 2;
   std::vector<double> scales(r);
   if (!v10 && HasInput(spec, 3) && spec.inputs[3].NumElements() > 0) {
