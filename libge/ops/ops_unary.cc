@@ -66,6 +66,13 @@ Status InferDropout(InferContext& ctx) {
   return Status::Ok();
 }
 
+// IsNaN, IsInf: a floating point input, a bool output of its shape.
+Status InferFloatTest(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(CheckDtype(ctx, 0, IsFloatingPoint, "floating point"));
+  infer::SetOutput(ctx, 0, DataType::kBool, ctx.input(0).dims);
+  return Status::Ok();
+}
+
 // CastLike (opset 15): Cast to the dtype of input 1, whose values are unused.
 Status InferCastLike(InferContext& ctx) {
   infer::SetOutput(ctx, 0, ctx.input(1).dtype, ctx.input(0).dims);
@@ -100,6 +107,15 @@ void RegisterUnaryOps(OpRegistry& r) {
                       {{"alpha", 1.67326319217681884765625f}, {"gamma", 1.05070102214813232421875f}});
   RegisterElementwise(r, "Softplus", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Softsign", IsFloatingPoint, kFloat);
+  for (const char* type : {"Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
+                           "HardSwish", "Mish"})
+    RegisterElementwise(r, type, IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "ThresholdedRelu", IsFloatingPoint, kFloat, {{"alpha", 1.0f}});
+  RegisterElementwise(r, "Shrink", IsFloatingPoint, kFloat, {{"lambd", 0.5f}, {"bias", 0.0f}});
+  RegisterElementwise(r, "Celu", IsFloatingPoint, kFloat, {{"alpha", 1.0f}});
+  r.Register(OpBuilder("IsNaN").Inputs(1, 1).Infer(InferFloatTest));
+  r.Register(OpBuilder("IsInf").Inputs(1, 1).Defaults({{"detect_negative", int64_t{1}}, {"detect_positive", int64_t{1}}})
+                 .Infer(InferFloatTest));
   // Our fused GELU (from the Erf/Tanh patterns, or ONNX opset 20's Gelu).
   RegisterElementwise(r, "Gelu", IsFloatingPoint, kFloat, {{"approximate", std::string("none")}});
 

@@ -1,6 +1,8 @@
 // Element-wise unary kernels: Relu, LeakyRelu, Clip, Sigmoid, Tanh, Erf,
 // Gelu, Sqrt, Exp, Log, Neg, Abs, Reciprocal, Floor, Ceil, Not, HardSigmoid,
-// Round, Sign, Elu, Selu, Softplus, Softsign.
+// Round, Sign, Elu, Selu, Softplus, Softsign, Celu, Mish, HardSwish,
+// ThresholdedRelu, Shrink, the trigonometric and hyperbolic functions; IsNaN
+// and IsInf (bool out).
 //
 // The transcendental f32 ops run on the vector-extension math of
 // loop_math.h; the rest are plain loops GCC vectorises. All are safe in
@@ -193,6 +195,40 @@ float RoundF(float v) { return std::nearbyint(v); }
 float SoftplusF(float v) { return std::max(v, 0.0f) + std::log1p(std::exp(-std::fabs(v))); }
 float SoftsignF(float v) { return v / (1.0f + std::fabs(v)); }
 
+float SinF(float v) { return std::sin(v); }
+float CosF(float v) { return std::cos(v); }
+float TanF(float v) { return std::tan(v); }
+float AsinF(float v) { return std::asin(v); }
+float AcosF(float v) { return std::acos(v); }
+float AtanF(float v) { return std::atan(v); }
+float SinhF(float v) { return std::sinh(v); }
+float CoshF(float v) { return std::cosh(v); }
+float AsinhF(float v) { return std::asinh(v); }
+float AcoshF(float v) { return std::acosh(v); }
+float AtanhF(float v) { return std::atanh(v); }
+// x * relu6(x + 3) / 6, as ONNX defines it (HardSigmoid with 1/6, 1/2).
+float HardSwishF(float v) { return v * std::min(1.0f, std::max(0.0f, v / 6.0f + 0.5f)); }
+float MishF(float v) { return v * std::tanh(SoftplusF(v)); }
+
+Result<KernelPtr> CreateThresholdedRelu(const KernelSpec& spec, int64_t n) {
+  const float alpha = spec.attrs.GetFloat("alpha", 1.0f);
+  return ScalarKernel<float, float>(n, [alpha](float v) { return v > alpha ? v : 0.0f; });
+}
+
+Result<KernelPtr> CreateShrink(const KernelSpec& spec, int64_t n) {
+  const float lambd = spec.attrs.GetFloat("lambd", 0.5f), bias = spec.attrs.GetFloat("bias", 0.0f);
+  return ScalarKernel<float, float>(n, [lambd, bias](float v) {
+    return v < -lambd ? v + bias : v > lambd ? v - bias : 0.0f;
+  });
+}
+
+Result<KernelPtr> CreateCelu(const KernelSpec& spec, int64_t n) {
+  const float alpha = spec.attrs.GetFloat("alpha", 1.0f);
+  return ScalarKernel<float, float>(n, [alpha](float v) {
+    return std::max(0.0f, v) + std::min(0.0f, alpha * std::expm1(v / alpha));
+  });
+}
+
 // expm1 keeps the precision of alpha * (e^x - 1) for x near 0.
 Result<KernelPtr> CreateElu(const KernelSpec& spec, int64_t n) {
   const float alpha = spec.attrs.GetFloat("alpha", 1.0f);
@@ -245,13 +281,48 @@ const std::vector<UnaryOp>& Ops() {
       {"Selu", {{D::kFloat32, CreateSelu}}},
       {"Softplus", {{D::kFloat32, MathOp<SoftplusF>()}}},
       {"Softsign", {{D::kFloat32, MathOp<SoftsignF>()}}},
+      {"Sin", {{D::kFloat32, MathOp<SinF>()}}},
+      {"Cos", {{D::kFloat32, MathOp<CosF>()}}},
+      {"Tan", {{D::kFloat32, MathOp<TanF>()}}},
+      {"Asin", {{D::kFloat32, MathOp<AsinF>()}}},
+      {"Acos", {{D::kFloat32, MathOp<AcosF>()}}},
+      {"Atan", {{D::kFloat32, MathOp<AtanF>()}}},
+      {"Sinh", {{D::kFloat32, MathOp<SinhF>()}}},
+      {"Cosh", {{D::kFloat32, MathOp<CoshF>()}}},
+      {"Asinh", {{D::kFloat32, MathOp<AsinhF>()}}},
+      {"Acosh", {{D::kFloat32, MathOp<AcoshF>()}}},
+      {"Atanh", {{D::kFloat32, MathOp<AtanhF>()}}},
+      {"HardSwish", {{D::kFloat32, MathOp<HardSwishF>()}}},
+      {"Mish", {{D::kFloat32, MathOp<MishF>()}}},
+      {"ThresholdedRelu", {{D::kFloat32, CreateThresholdedRelu}}},
+      {"Shrink", {{D::kFloat32, CreateShrink}}},
+      {"Celu", {{D::kFloat32, CreateCelu}}},
   };
   return ops;
+}
+
+// IsNaN, IsInf (detect_negative, detect_positive): f32 in, bool out.
+Status CheckFloatTest(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckArity(spec, 1, 1, 1, 1));
+  GE_RETURN_IF_ERROR(CheckDtype(spec, spec.inputs[0], "input", {DataType::kFloat32}));
+  GE_RETURN_IF_ERROR(CheckDtype(spec, spec.outputs[0], "output", {DataType::kBool}));
+  return CheckOutputDims(spec, 0, spec.inputs[0].dims);
+}
+
+Result<KernelPtr> CreateFloatTest(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(CheckFloatTest(spec));
+  const int64_t n = spec.inputs[0].NumElements();
+  if (spec.op == "IsNaN") return ScalarKernel<float, uint8_t>(n, [](float v) { return uint8_t(v != v); });
+  const bool neg = spec.attrs.GetInt("detect_negative", 1) != 0, pos = spec.attrs.GetInt("detect_positive", 1) != 0;
+  return ScalarKernel<float, uint8_t>(n, [neg, pos](float v) {
+    return uint8_t(std::isinf(v) && (v < 0 ? neg : pos));
+  });
 }
 
 }  // namespace
 
 void RegisterUnaryKernels(KernelRegistry& r) {
+  for (const char* op : {"IsNaN", "IsInf"}) r.Register(op, CheckFloatTest, CreateFloatTest);
   for (const UnaryOp& op : Ops()) {
     const UnaryOp* p = &op;  // Ops() is static: the pointer outlives the registry
     r.Register(

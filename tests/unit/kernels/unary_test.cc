@@ -226,6 +226,43 @@ TEST(UnaryKernel, SoftplusIsStableAndSoftsignBounded) {
   ExpectNear(RunF32("Softsign", {}, {-3, 0, 1, 1e6f}), {-0.75f, 0, 0.5f, 0.999999f});
 }
 
+TEST(UnaryKernel, TrigonometricAndHyperbolicMatchCmath) {
+  const std::vector<float> x = {-0.9f, -0.5f, 0.0f, 0.3f, 0.99f};
+  const std::vector<std::pair<const char*, double (*)(double)>> ops = {
+      {"Sin", std::sin},   {"Cos", std::cos},   {"Tan", std::tan},     {"Asin", std::asin},
+      {"Acos", std::acos}, {"Atan", std::atan}, {"Sinh", std::sinh},   {"Cosh", std::cosh},
+      {"Asinh", std::asinh}, {"Atanh", std::atanh}};
+  for (const auto& [op, f] : ops) ExpectClose(x, RunF32(op, {}, x), f, 1e-6, 1e-7);
+  const std::vector<float> ge1 = {1.0f, 1.5f, 10.0f};
+  ExpectClose(ge1, RunF32("Acosh", {}, ge1), std::acosh, 1e-6, 1e-7);
+  EXPECT_TRUE(std::isnan(RunF32("Asin", {}, {2.0f})[0]));  // outside the domain
+}
+
+TEST(UnaryKernel, ActivationsByHand) {
+  ExpectNear(RunF32("HardSwish", {}, {-4, -1.5f, 0, 1.5f, 4}), {0, -0.375f, 0, 1.125f, 4});
+  ExpectNear(RunF32("Mish", {}, {0, 1}), {0, static_cast<float>(std::tanh(std::log1p(std::exp(1.0))))});
+  hal::Attrs alpha;
+  alpha.Set("alpha", 2.0);
+  ExpectNear(RunF32("ThresholdedRelu", alpha, {1, 2, 3}), {0, 0, 3});
+  ExpectNear(RunF32("Celu", alpha, {-2, 0, 3}), {static_cast<float>(2 * std::expm1(-1.0)), 0, 3});
+  hal::Attrs shrink;
+  shrink.Set("lambd", 1.0);
+  shrink.Set("bias", 0.5);
+  ExpectNear(RunF32("Shrink", shrink, {-2, -0.5f, 0.5f, 2}), {-1.5f, 0, 0, 1.5f});
+}
+
+TEST(UnaryKernel, IsNaNAndIsInfGiveBool) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto x = HostTensor::F32({4}, {1, nan, kInf, -kInf});
+  RUN_OK(n, "IsNaN", {}, {x}, {{DataType::kBool, {4}}});
+  EXPECT_EQ(n[0].as<uint8_t>(), (std::vector<uint8_t>{0, 1, 0, 0}));
+  hal::Attrs neg_only;
+  neg_only.Set("detect_positive", int64_t{0});
+  RUN_OK(i, "IsInf", neg_only, {x}, {{DataType::kBool, {4}}});
+  EXPECT_EQ(i[0].as<uint8_t>(), (std::vector<uint8_t>{0, 0, 0, 1}));
+  EXPECT_FALSE(RunKernel("IsNaN", {}, {x}, {{DataType::kFloat32, {4}}}).ok());  // output must be bool
+}
+
 TEST(UnaryKernel, RunsInPlace) {
   hal::KernelSpec spec;
   spec.op = "Sigmoid";

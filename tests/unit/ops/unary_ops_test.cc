@@ -18,7 +18,17 @@ INSTANTIATE_TEST_SUITE_P(Ops, SameShapeUnary,
                          ::testing::Values("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "Log",
                                            "Neg", "Abs", "Reciprocal", "Floor", "Ceil", "HardSigmoid", "Identity",
                                            "Gelu", "Clip", "Round", "Sign", "Elu", "Selu", "Softplus",
-                                           "Softsign"));
+                                           "Softsign", "Sin", "Acosh", "HardSwish", "Mish", "Celu",
+                                           "ThresholdedRelu", "Shrink"));
+
+TEST(UnaryOps, IsNaNAndIsInfGiveBool) {
+  OpGraph g("IsInf");
+  g.In(F32({2, -1}));
+  EXPECT_EQ(InferOut(g), "bool[2,?]");
+  OpGraph h("IsNaN", 1, "n");
+  h.In(I64({2}));
+  EXPECT_TRUE(FailsWith(h, {"node n (IsNaN)", "floating point"}));
+}
 
 TEST(UnaryOps, IntegerInputsWhereTheyMakeSense) {
   OpGraph relu("Relu");
