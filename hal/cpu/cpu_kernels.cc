@@ -12,6 +12,8 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterBinaryKernels(r);
   RegisterShapeKernels(r);
   RegisterDataMovementKernels(r);
+  RegisterGatherElementsKernels(r);
+  RegisterTriluKernels(r);
   RegisterReduceKernels(r);
   RegisterLayoutKernels(r);
   RegisterAippKernels(r);

@@ -19,6 +19,8 @@ void RegisterUnaryKernels(KernelRegistry& r);       // Relu, Clip, Sigmoid, Tanh
 void RegisterBinaryKernels(KernelRegistry& r);      // Add, Sub, Mul, Div, Pow, Equal, Where (broadcasting)
 void RegisterShapeKernels(KernelRegistry& r);       // Reshape, Flatten, Squeeze, Unsqueeze, Identity, Shape, Cast, Expand
 void RegisterDataMovementKernels(KernelRegistry& r);  // Transpose, Concat, Split, Slice, Gather, Pad
+void RegisterGatherElementsKernels(KernelRegistry& r);  // GatherElements
+void RegisterTriluKernels(KernelRegistry& r);       // Trilu
 void RegisterLayoutKernels(KernelRegistry& r);      // TransData (plain <-> channel-blocked)
 void RegisterReduceKernels(KernelRegistry& r);      // ReduceMean, ...
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
