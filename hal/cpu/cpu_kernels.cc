@@ -15,6 +15,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterGatherElementsKernels(r);
   RegisterTriluKernels(r);
   RegisterReduceKernels(r);
+  RegisterLossKernels(r);
   RegisterLayoutKernels(r);
   RegisterAippKernels(r);
 }

@@ -23,6 +23,7 @@ void RegisterGatherElementsKernels(KernelRegistry& r);  // GatherElements
 void RegisterTriluKernels(KernelRegistry& r);       // Trilu
 void RegisterLayoutKernels(KernelRegistry& r);      // TransData (plain <-> channel-blocked)
 void RegisterReduceKernels(KernelRegistry& r);      // ReduceMean, ...
+void RegisterLossKernels(KernelRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
 
 }  // namespace ge::hal

@@ -16,6 +16,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterMovementOps(r);
   RegisterSliceOps(r);
   RegisterReduceOps(r);
+  RegisterLossOps(r);
   RegisterFusedOps(r);
   RegisterAippOps(r);
 }

@@ -41,6 +41,7 @@ void RegisterReshapeOps(OpRegistry& r);     // Reshape, Flatten, Squeeze, Unsque
 void RegisterMovementOps(OpRegistry& r);    // Transpose, Concat, Split, Gather(Elements), Pad, Trilu
 void RegisterSliceOps(OpRegistry& r);       // Slice
 void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
+void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
 
