@@ -15,7 +15,10 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterSumKernels(r);
   RegisterShapeKernels(r);
   RegisterDataMovementKernels(r);
+  RegisterGatherElementsKernels(r);
+  RegisterTriluKernels(r);
   RegisterReduceKernels(r);
+  RegisterLossKernels(r);
   RegisterLayoutKernels(r);
   RegisterAippKernels(r);
 }

@@ -22,8 +22,11 @@ void RegisterBinaryKernels(KernelRegistry& r);      // Add, Sub, Mul, Div, Pow, 
 void RegisterSumKernels(KernelRegistry& r);         // Sum (variadic, broadcasting)
 void RegisterShapeKernels(KernelRegistry& r);       // Reshape, Flatten, Squeeze, Unsqueeze, Identity, Shape, Cast, Expand
 void RegisterDataMovementKernels(KernelRegistry& r);  // Transpose, Concat, Split, Slice, Gather, Pad
+void RegisterGatherElementsKernels(KernelRegistry& r);  // GatherElements
+void RegisterTriluKernels(KernelRegistry& r);       // Trilu
 void RegisterLayoutKernels(KernelRegistry& r);      // TransData (plain <-> channel-blocked)
 void RegisterReduceKernels(KernelRegistry& r);      // ReduceMean, ...
+void RegisterLossKernels(KernelRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
 
 }  // namespace ge::hal

@@ -17,6 +17,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterSliceOps(r);
   RegisterReduceOps(r);
   RegisterResizeOps(r);
+  RegisterLossOps(r);
   RegisterFusedOps(r);
   RegisterAippOps(r);
 }

@@ -38,10 +38,11 @@ void RegisterNormOps(OpRegistry& r);        // Batch/Layer/InstanceNormalization
 void RegisterMatMulOps(OpRegistry& r);      // Gemm, MatMul
 void RegisterShapeOps(OpRegistry& r);       // Shape, Size, ConstantOfShape, Range, Expand, Tile
 void RegisterReshapeOps(OpRegistry& r);     // Reshape, Flatten, Squeeze, Unsqueeze
-void RegisterMovementOps(OpRegistry& r);    // Transpose, Concat, Split, Gather, Pad
+void RegisterMovementOps(OpRegistry& r);    // Transpose, Concat, Split, Gather(Elements), Pad, Trilu
 void RegisterSliceOps(OpRegistry& r);       // Slice
 void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
 void RegisterResizeOps(OpRegistry& r);      // Resize
+void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
 

@@ -1,5 +1,5 @@
-// Data movement: Transpose, Concat, Split, Gather, Pad. (Slice has its own
-// file for its clamping rules.)
+// Data movement: Transpose, Concat, Split, Gather, GatherElements, Pad,
+// Trilu. (Slice has its own file for its clamping rules.)
 #include <numeric>
 #include <set>
 
@@ -140,6 +140,18 @@ Status InferSplit(InferContext& ctx) {
   return Status::Ok();
 }
 
+// Indices (input 1) known at compile time lie in [-dim, dim) of data's axis.
+Status CheckKnownIndices(InferContext& ctx, const TensorDesc& data, int64_t axis) {
+  const int64_t dim = data.dims[axis];
+  if (auto v = infer::InputInts(ctx, 1); v && dim >= 0) {
+    for (int64_t i : *v)
+      if (i < -dim || i >= dim)
+        return ctx.Error("index " + std::to_string(i) + " is out of range for axis " + std::to_string(axis) +
+                         " of size " + std::to_string(dim) + " (data " + data.ToString() + ")");
+  }
+  return Status::Ok();
+}
+
 // data.shape[:axis] + indices.shape + data.shape[axis+1:]
 Status InferGather(InferContext& ctx) {
   GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 1, infer::IsIndex, "int32 or int64"));
@@ -150,17 +162,33 @@ Status InferGather(InferContext& ctx) {
     return Status::Ok();
   }
   GE_ASSIGN_OR_RETURN(int64_t axis, infer::NormalizeAxis(ctx, ctx.node().GetInt("axis", 0), data.rank()));
-  const int64_t dim = data.dims[axis];
-  if (auto v = infer::InputInts(ctx, 1); v && dim >= 0) {
-    for (int64_t i : *v)
-      if (i < -dim || i >= dim)
-        return ctx.Error("index " + std::to_string(i) + " is out of range for axis " + std::to_string(axis) +
-                         " of size " + std::to_string(dim) + " (data " + data.ToString() + ")");
-  }
+  GE_RETURN_IF_ERROR(CheckKnownIndices(ctx, data, axis));
   Dims out(data.dims.begin(), data.dims.begin() + axis);
   out.insert(out.end(), idx.dims.begin(), idx.dims.end());
   out.insert(out.end(), data.dims.begin() + axis + 1, data.dims.end());
   infer::SetOutput(ctx, 0, data.dtype, std::move(out));
+  return Status::Ok();
+}
+
+// Output: the indices' shape. Indices have data's rank and, off the axis, no
+// dim larger than data's: each output element reads data at its own position
+// but along the axis.
+Status InferGatherElements(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 1, infer::IsIndex, "int32 or int64"));
+  const TensorDesc& data = ctx.input(0);
+  const TensorDesc& idx = ctx.input(1);
+  if (!data.unknown_rank() && !idx.unknown_rank()) {
+    if (data.rank() == 0) return ctx.Error("data must have rank >= 1, but is " + data.ToString());
+    if (idx.rank() != data.rank())
+      return ctx.Error("indices " + idx.ToString() + " must have the rank of data " + data.ToString());
+    GE_ASSIGN_OR_RETURN(int64_t axis, infer::NormalizeAxis(ctx, ctx.node().GetInt("axis", 0), data.rank()));
+    for (int64_t d = 0; d < data.rank(); ++d)
+      if (d != axis && data.dims[d] >= 0 && idx.dims[d] > data.dims[d])
+        return ctx.Error("indices " + idx.ToString() + " are larger than data " + data.ToString() + " in dim " +
+                         std::to_string(d) + ", which is not the axis " + std::to_string(axis));
+    GE_RETURN_IF_ERROR(CheckKnownIndices(ctx, data, axis));
+  }
+  infer::SetOutput(ctx, 0, data.dtype, idx.dims);
   return Status::Ok();
 }
 
@@ -216,6 +244,20 @@ Status InferPad(InferContext& ctx) {
   return Status::Ok();
 }
 
+// The matrices are the last two dims; k (input 1, optional) is a scalar
+// diagonal offset. The output is the input's shape whatever k is.
+Status InferTrilu(InferContext& ctx) {
+  const TensorDesc& x = ctx.input(0);
+  if (!x.unknown_rank() && x.rank() < 2)
+    return ctx.Error("input must have rank >= 2 (a matrix or a batch of them), but is " + x.ToString());
+  GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 1, infer::IsIndex, "int32 or int64"));
+  const TensorDesc& k = ctx.input(1);
+  if (ctx.has_input(1) && !k.unknown_rank() && k.NumElements() > 1)
+    return ctx.Error("k must be a scalar, but is " + k.ToString());
+  infer::SetOutputLike(ctx, 0, 0);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterMovementOps(OpRegistry& r) {
@@ -225,7 +267,9 @@ void RegisterMovementOps(OpRegistry& r) {
   // Outputs laid out back to back are views of the input.
   r.Register(OpBuilder("Split").Inputs(1, 2).Outputs(1, -1).Defaults({{"axis", int64_t{0}}}).Infer(InferSplit).ContinuousOutput());
   r.Register(OpBuilder("Gather").Inputs(2, 2).Defaults({{"axis", int64_t{0}}}).Infer(InferGather));
+  r.Register(OpBuilder("GatherElements").Inputs(2, 2).Defaults({{"axis", int64_t{0}}}).Infer(InferGatherElements));
   r.Register(OpBuilder("Pad").Inputs(2, 4).Defaults({{"mode", std::string("constant")}}).Infer(InferPad));
+  r.Register(OpBuilder("Trilu").Inputs(1, 2).Defaults({{"upper", int64_t{1}}}).Infer(InferTrilu));
 }
 
 }  // namespace ge

@@ -147,6 +147,54 @@ TEST(Gather, Errors) {
   EXPECT_TRUE(FailsWith(dt, {"input 1 must be int32 or int64, not f32"}));
 }
 
+TEST(GatherElements, OutputIsTheIndicesShape) {
+  OpGraph g("GatherElements");
+  g.In(F32({3, 3})).In(I64({2, 3})).Int("axis", 0);
+  EXPECT_EQ(InferOut(g), "f32[2,3]");
+  OpGraph wide("GatherElements");  // along the axis indices may be longer than data
+  wide.In(TensorDesc(DataType::kBool, {2, 2})).In(TensorDesc(DataType::kInt32, {1, 5})).Int("axis", -1);
+  EXPECT_EQ(InferOut(wide), "bool[1,5]");
+  OpGraph unk("GatherElements");
+  unk.In(F32({kUnknownRank})).In(I64({-1, 4}));
+  EXPECT_EQ(InferOut(unk), "f32[?,4]");
+}
+
+TEST(GatherElements, Errors) {
+  OpGraph rank("GatherElements", 1, "ge");
+  rank.In(F32({3, 3})).In(I64({3}));
+  EXPECT_TRUE(FailsWith(rank, {"node ge (GatherElements)", "indices i64[3] must have the rank of data f32[3,3]"}));
+  OpGraph off("GatherElements");
+  off.In(F32({3, 3})).In(I64({4, 2})).Int("axis", 1);
+  EXPECT_TRUE(FailsWith(off, {"indices i64[4,2] are larger than data f32[3,3] in dim 0"}));
+  OpGraph idx("GatherElements");
+  idx.In(F32({2})).Const(I64s({0, -3}));
+  EXPECT_TRUE(FailsWith(idx, {"index -3 is out of range for axis 0 of size 2"}));
+  OpGraph dt("GatherElements");
+  dt.In(F32({2})).In(F32({2}));
+  EXPECT_TRUE(FailsWith(dt, {"input 1 must be int32 or int64, not f32"}));
+}
+
+TEST(Trilu, OutputIsTheInput) {
+  OpGraph g("Trilu");
+  g.In(I64({2, 3, 4})).Int("upper", 0);
+  EXPECT_EQ(InferOut(g), "i64[2,3,4]");
+  OpGraph k("Trilu");  // a run-time k does not change the shape
+  k.In(F32({-1, 5})).In(I64({}));
+  EXPECT_EQ(InferOut(k), "f32[?,5]");
+}
+
+TEST(Trilu, Errors) {
+  OpGraph vec("Trilu", 1, "tri");
+  vec.In(F32({4}));
+  EXPECT_TRUE(FailsWith(vec, {"node tri (Trilu)", "rank >= 2", "f32[4]"}));
+  OpGraph k("Trilu");
+  k.In(F32({4, 4})).Const(I64s({1, 2}));
+  EXPECT_TRUE(FailsWith(k, {"k must be a scalar, but is i64[2]"}));
+  OpGraph dt("Trilu");
+  dt.In(F32({4, 4})).In(F32({}));
+  EXPECT_TRUE(FailsWith(dt, {"input 1 must be int32 or int64, not f32"}));
+}
+
 TEST(Pad, PadsFromInput) {
   OpGraph g("Pad");
   g.In(F32({1, 3, 4, 5})).Const(I64s({0, 0, 1, 2, 0, 0, 3, 4})).Opset(11);

@@ -22,7 +22,8 @@ TEST(OpRegistry, EveryBuiltinOpIsRegisteredWithInference) {
       "Size", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Expand", "ConstantOfShape", "Range", "Tile",
       "Transpose", "Concat", "Split", "Slice", "Gather", "Pad", "ReduceMean", "ReduceSum", "ReduceMax",
       "ReduceMin", "ReduceProd", "ReduceL2", "ReduceSumSquare", "ArgMax", "ArgMin", "Const", "Round", "Sign",
-      "Elu", "Selu", "Softplus", "Softsign", "Mod", "Sum"};
+      "Elu", "Selu", "Softplus", "Softsign", "Mod", "Sum", "GatherElements", "Trilu", "NegativeLogLikelihoodLoss",
+      "SoftmaxCrossEntropyLoss"};
   for (const auto& t : types) {
     const OpDef* d = OpRegistry::Global().Find(t);
     ASSERT_NE(d, nullptr) << t;
@@ -48,6 +49,7 @@ TEST(OpRegistry, ArityIsPrecise) {
   EXPECT_EQ(arity("MaxPool"), (std::vector<int>{1, 1, 1, 2}));
   EXPECT_EQ(arity("BatchNormalization"), (std::vector<int>{5, 5, 1, 5}));
   EXPECT_EQ(arity("Where"), (std::vector<int>{3, 3, 1, 1}));
+  EXPECT_EQ(arity("SoftmaxCrossEntropyLoss"), (std::vector<int>{2, 3, 1, 2}));  // output 1: log_prob
   EXPECT_EQ(arity("Max"), (std::vector<int>{1, -1, 1, 1}));
   EXPECT_EQ(arity("Add"), (std::vector<int>{2, 2, 1, 1}));
   EXPECT_EQ(arity("Relu"), (std::vector<int>{1, 1, 1, 1}));
@@ -96,6 +98,9 @@ TEST(OpRegistry, AttrDefaultsAreOnnxs) {
   EXPECT_FLOAT_EQ(std::get<float>(get("Gemm", "beta")), 1.0f);
   EXPECT_EQ(std::get<int64_t>(get("LayerNormalization", "axis")), -1);
   EXPECT_EQ(std::get<Tensor>(get("ConstantOfShape", "value")).desc().dtype, DataType::kFloat32);
+  EXPECT_EQ(std::get<int64_t>(get("Trilu", "upper")), 1);
+  EXPECT_EQ(std::get<std::string>(get("NegativeLogLikelihoodLoss", "reduction")), "mean");
+  EXPECT_EQ(std::get<std::string>(get("SoftmaxCrossEntropyLoss", "reduction")), "mean");
   // Opset-dependent: no fixed default.
   EXPECT_EQ(Def("Softmax").attr_defaults.count("axis"), 0u);
 }
