@@ -12,7 +12,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterSoftmaxKernels(r);
   RegisterUnaryKernels(r);
   RegisterBinaryKernels(r);
-  RegisterSumKernels(r);
+  RegisterVariadicKernels(r);
   RegisterShapeKernels(r);
   RegisterDataMovementKernels(r);
   RegisterGatherElementsKernels(r);

@@ -19,7 +19,7 @@ void RegisterSoftmaxKernels(KernelRegistry& r);     // Softmax
 // Own loops.
 void RegisterUnaryKernels(KernelRegistry& r);       // Relu, Clip, Sigmoid, Tanh, Erf, Sqrt, ...
 void RegisterBinaryKernels(KernelRegistry& r);      // Add, Sub, Mul, Div, Pow, Mod, Equal, Where (broadcasting)
-void RegisterSumKernels(KernelRegistry& r);         // Sum (variadic, broadcasting)
+void RegisterVariadicKernels(KernelRegistry& r);    // Sum, Mean, Max, Min (variadic, broadcasting)
 void RegisterShapeKernels(KernelRegistry& r);       // Reshape, Flatten, Squeeze, Unsqueeze, Identity, Shape, Cast, Expand
 void RegisterDataMovementKernels(KernelRegistry& r);  // Transpose, Concat, Split, Slice, Gather, Pad
 void RegisterGatherElementsKernels(KernelRegistry& r);  // GatherElements

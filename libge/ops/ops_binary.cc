@@ -74,11 +74,13 @@ void RegisterBinaryOps(OpRegistry& r) {
                  .Defaults({{"fmod", int64_t{0}}})
                  .Infer(Elementwise(OutType::kSame, Numeric, "numeric"))
                  .Inplace());
-  for (const char* type : {"Max", "Min"})  // variadic in ONNX
+  // Variadic: the kernel combines into its output input by input. Max and Min
+  // may do so over input 0 (even where input 0 also feeds a later input,
+  // max(a, a) is a); Sum and Mean would add a changed value there.
+  for (const char* type : {"Max", "Min"})
     r.Register(OpBuilder(type).Inputs(1, -1).Infer(Elementwise(OutType::kSame, Numeric, "numeric")).Inplace());
-  // Sum's kernel accumulates into its output input by input: over input 0 it
-  // would read a changed value where input 0 also feeds a later input.
   r.Register(OpBuilder("Sum").Inputs(1, -1).Infer(Elementwise(OutType::kSame, Numeric, "numeric")));
+  r.Register(OpBuilder("Mean").Inputs(1, -1).Infer(Elementwise(OutType::kSame, IsFloatingPoint, "floating point")));
   for (const char* type : {"And", "Or"})
     r.Register(OpBuilder(type).Inputs(2, 2).Infer(Elementwise(OutType::kBool, infer::IsBool, "bool")).Inplace());
   // Comparisons write bool over non-bool inputs: not in place.

@@ -1,5 +1,5 @@
 // Element-wise binary kernels with ONNX (numpy) broadcasting: Add, Sub, Mul,
-// Div, Pow, Mod, Max, Min; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
+// Div, Pow, Mod; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
 // (bool out); And, Or, Xor (bool); and Where(cond, X, Y).
 //
 // The broadcast is planned at Create (loop_broadcast.h); Run picks one of a
@@ -88,18 +88,6 @@ struct FloorModOp {
 };
 
 // NaN in either operand gives NaN, as numpy's maximum/minimum do.
-struct MaxOp {
-  template <typename T>
-  T operator()(T a, T b) const {
-    return (a < b || b != b) ? b : a;
-  }
-};
-struct MinOp {
-  template <typename T>
-  T operator()(T a, T b) const {
-    return (b < a || b != b) ? b : a;
-  }
-};
 
 struct PowFloatOp {  // f32 base, any exponent type
   template <typename E>
@@ -338,9 +326,6 @@ std::vector<Impl> Logical() {
 }
 
 Result<Factory> PlanBinary(const std::vector<Impl>& impls, const KernelSpec& spec) {
-  if ((spec.op == "Max" || spec.op == "Min") && spec.inputs.size() != 2)
-    return NotSupported(spec,
-                        "only the two-input form is supported, got " + std::to_string(spec.inputs.size()) + " inputs");
   GE_RETURN_IF_ERROR(CheckArity(spec, 2, 2, 1, 1));
   const DataType a = spec.inputs[0].dtype, b = spec.inputs[1].dtype;
   const Impl* found = nullptr;
@@ -469,8 +454,6 @@ void RegisterBinaryKernels(KernelRegistry& r) {
   RegisterBinary(r, "Div", DivImpls());
   RegisterBinary(r, "Pow", PowImpls());
   RegisterBinary(r, "Mod", ModImpls());
-  RegisterBinary(r, "Max", Arithmetic<MaxOp>());
-  RegisterBinary(r, "Min", Arithmetic<MinOp>());
   RegisterBinary(r, "Equal", Comparison<EqualOp>(true));
   RegisterBinary(r, "Less", Comparison<LessOp>(false));
   RegisterBinary(r, "Greater", Comparison<GreaterOp>(false));

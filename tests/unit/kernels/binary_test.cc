@@ -144,12 +144,20 @@ TEST(BinaryKernel, PowIntegerBaseFloatExponent) {
   EXPECT_EQ(out[0].as<int64_t>(), (std::vector<int64_t>{2, 3, std::numeric_limits<int64_t>::max()}));  // 2^70 saturates
 }
 
-TEST(BinaryKernel, VariadicMaxIsUnsupported) {
-  auto r = RunKernel("Max", {}, {HostTensor::F32({1}, {1}), HostTensor::F32({1}, {2}), HostTensor::F32({1}, {3})},
-                     {{DataType::kFloat32, {1}}});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kUnsupported);
-  EXPECT_NE(r.status().message().find("two-input"), std::string::npos) << r.status().ToString();
+TEST(BinaryKernel, VariadicMaxMinMeanBroadcast) {
+  RUN_OK(mx, "Max", {}, {HostTensor::F32({2}, {1, 9}), HostTensor::F32({1}, {4}), HostTensor::F32({2}, {3, 2})},
+         {{DataType::kFloat32, {2}}});
+  EXPECT_EQ(mx[0].as<float>(), (std::vector<float>{4, 9}));
+  RUN_OK(one, "Min", {}, {HostTensor::F32({2}, {1, 9})}, {{DataType::kFloat32, {2}}});
+  EXPECT_EQ(one[0].as<float>(), (std::vector<float>{1, 9}));
+  RUN_OK(u8, "Max", {}, {HostTensor::Of<uint8_t>(DataType::kUInt8, {2}, {200, 3}), HostTensor::Of<uint8_t>(DataType::kUInt8, {2}, {7, 250})},
+         {{DataType::kUInt8, {2}}});
+  EXPECT_EQ(u8[0].as<uint8_t>(), (std::vector<uint8_t>{200, 250}));
+  RUN_OK(mean, "Mean", {}, {HostTensor::F32({2, 1}, {1, 2}), HostTensor::F32({2}, {3, 5})}, {{DataType::kFloat32, {2, 2}}});
+  EXPECT_EQ(mean[0].as<float>(), (std::vector<float>{2, 3, 2.5f, 3.5f}));
+  auto int_mean = RunKernel("Mean", {}, {HostTensor::I64({1}, {1}), HostTensor::I64({1}, {2})}, {{DataType::kInt64, {1}}});
+  ASSERT_FALSE(int_mean.ok());
+  EXPECT_EQ(int_mean.status().code(), StatusCode::kUnsupported);
 }
 
 TEST(BinaryKernel, MaxMinPropagateNaN) {
