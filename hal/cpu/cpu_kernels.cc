@@ -16,6 +16,8 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterShapeKernels(r);
   RegisterDataMovementKernels(r);
   RegisterReduceKernels(r);
+  RegisterSpaceBatchKernels(r);
+  RegisterIndexKernels(r);
   RegisterLayoutKernels(r);
   RegisterAippKernels(r);
 }

@@ -24,6 +24,8 @@ void RegisterShapeKernels(KernelRegistry& r);       // Reshape, Flatten, Squeeze
 void RegisterDataMovementKernels(KernelRegistry& r);  // Transpose, Concat, Split, Slice, Gather, Pad
 void RegisterLayoutKernels(KernelRegistry& r);      // TransData (plain <-> channel-blocked)
 void RegisterReduceKernels(KernelRegistry& r);      // ReduceMean, ...
+void RegisterSpaceBatchKernels(KernelRegistry& r);  // SpaceToBatchND, BatchToSpaceND (NCHW)
+void RegisterIndexKernels(KernelRegistry& r);       // CumSum, TopK
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
 
 }  // namespace ge::hal
