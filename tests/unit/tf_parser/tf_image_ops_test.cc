@@ -56,6 +56,27 @@ TEST(TfImageOps, Conv2DBackpropInputSameAndValidStrided) {
   }
 }
 
+TEST(TfImageOps, Conv2DBackpropInputNchwWithDilation) {
+  const Ints out = {1, 7, 6, 2}, fd = {3, 3, 2, 3};
+  const Window win = SameWindow(7, 6, 3, 3, 1, 1, 2, 2);
+  const Ints dyd = {1, win.OutH(7), win.OutW(6), 3};
+  const Floats f = Iota(54, 0.05f, -0.4f);
+  const Floats dy = Iota(static_cast<size_t>(dyd[1] * dyd[2] * 3), 0.1f, -1.f);
+  TfGraph g;
+  g.Placeholder("dy", {1, 3, dyd[1], dyd[2]});
+  g.ConstI32("sizes", {4}, {1, 2, 7, 6});
+  g.ConstF("f", fd, f);
+  auto* n = g.Node("Conv2DBackpropInput", "y", {"sizes", "f", "dy"});
+  SetS(n, "padding", "SAME");
+  SetS(n, "data_format", "NCHW");
+  SetList(n, "strides", {1, 1, 1, 1});
+  SetList(n, "dilations", {1, 1, 2, 2});
+  auto r = RunTf(g, {Host<float>({1, 3, dyd[1], dyd[2]}, NhwcToNchw(dy, dyd))});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ((*r)[0].dims, (Ints{1, 2, 7, 6}));
+  ExpectNear((*r)[0].f(), NhwcToNchw(ConvBackpropInputNhwc(dy, dyd, f, fd, out, win), out));
+}
+
 TEST(TfImageOps, Conv2DBackpropInputRefusesAComputedSize) {
   TfGraph g;
   g.Placeholder("dy", {1, 4, 4, 3});
