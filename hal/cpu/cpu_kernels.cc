@@ -19,6 +19,8 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterTriluKernels(r);
   RegisterReduceKernels(r);
   RegisterLossKernels(r);
+  RegisterSpaceBatchKernels(r);
+  RegisterIndexKernels(r);
   RegisterLayoutKernels(r);
   RegisterAippKernels(r);
 }

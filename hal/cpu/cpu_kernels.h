@@ -27,6 +27,8 @@ void RegisterTriluKernels(KernelRegistry& r);       // Trilu
 void RegisterLayoutKernels(KernelRegistry& r);      // TransData (plain <-> channel-blocked)
 void RegisterReduceKernels(KernelRegistry& r);      // ReduceMean, ...
 void RegisterLossKernels(KernelRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void RegisterSpaceBatchKernels(KernelRegistry& r);  // SpaceToBatchND, BatchToSpaceND (NCHW)
+void RegisterIndexKernels(KernelRegistry& r);       // CumSum, TopK
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
 
 }  // namespace ge::hal

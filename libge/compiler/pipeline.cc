@@ -30,10 +30,13 @@ PassManager BuildPipeline() {
   pm.Add(CsePass());
   pm.Add(DeadCodeEliminationPass());
 
-  // fusion. BN folds first (they need the bare Conv/Gemm), the pattern
-  // fusions next, post-ops last so they also see the Gemm/FusedMatMul and
-  // Gelu nodes the earlier passes created.
+  // fusion. The atrous rewrite first (it makes the Conv a BN follows), BN
+  // folds next (they need the bare Conv/Gemm), the pattern fusions next,
+  // post-ops last so they also see the Gemm/FusedMatMul and Gelu nodes the
+  // earlier passes created.
+  pm.Add(AtrousConvPass());
   pm.Add(ConvBnFoldPass());
+  pm.Add(ConvMulAddFoldPass());
   pm.Add(GemmBnFoldPass());
   pm.Add(LayerNormFusionPass());
   pm.Add(GeluFusionPass());

@@ -15,6 +15,8 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterReshapeOps(r);
   RegisterMovementOps(r);
   RegisterSliceOps(r);
+  RegisterSpaceBatchOps(r);
+  RegisterIndexOps(r);
   RegisterReduceOps(r);
   RegisterResizeOps(r);
   RegisterLossOps(r);

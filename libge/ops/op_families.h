@@ -40,6 +40,8 @@ void RegisterShapeOps(OpRegistry& r);       // Shape, Size, ConstantOfShape, Ran
 void RegisterReshapeOps(OpRegistry& r);     // Reshape, Flatten, Squeeze, Unsqueeze
 void RegisterMovementOps(OpRegistry& r);    // Transpose, Concat, Split, Gather(Elements), Pad, Trilu
 void RegisterSliceOps(OpRegistry& r);       // Slice
+void RegisterSpaceBatchOps(OpRegistry& r);  // SpaceToBatchND, BatchToSpaceND (NCHW)
+void RegisterIndexOps(OpRegistry& r);       // CumSum, TopK
 void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
 void RegisterResizeOps(OpRegistry& r);      // Resize
 void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss

@@ -16,6 +16,11 @@ const OpMapperTable& OpMappers() {
     AddStridedSliceMapper(t);
     AddArithMappers(t);
     AddLogicMappers(t);
+    AddResizeMappers(t);
+    AddSpaceMappers(t);
+    AddBatchMatMulMappers(t);
+    AddIndexMappers(t);
+    AddShapeMappers(t);
     return t;
   }();
   return table;
@@ -43,6 +48,34 @@ Result<int64_t> ScalarInt(const tf::NodeDef& n, TfGraphBuilder& b, int input, co
   GE_ASSIGN_OR_RETURN(std::vector<int64_t> v, ConstInts(n, b, input, what));
   if (v.size() != 1) return NodeError(n, what + " must hold one value, has " + std::to_string(v.size()));
   return v[0];
+}
+
+Result<Endpoint> WindowInput(const tf::NodeDef& n, TfGraphBuilder& b, bool nhwc) {
+  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
+  if (b.LogicalRank(x) != 4)
+    return NodeError(n, "input must be 4-D, but is " + b.Desc(x.ep).ToString());
+  if (nhwc) return b.Nchw(x);
+  return b.Logical(x);
+}
+
+Result<int64_t> NormalizeAxis(const tf::NodeDef& n, int64_t axis, int64_t rank) {
+  if (rank < 0) return NodeUnsupported(n, "an input of unknown rank is not supported");
+  if (axis < -rank || axis >= rank)
+    return NodeError(n, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+Result<Endpoint> Int64Input(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what) {
+  GE_ASSIGN_OR_RETURN(TfValue v, b.Input(n, input));
+  if (const Tensor* c = b.ConstValue(v)) {
+    if (c->desc().dtype != DataType::kInt32 && c->desc().dtype != DataType::kInt64)
+      return NodeError(n, what + " must be int32 or int64");
+    return b.AddInt64s(n, what, c->ToInt64());
+  }
+  GE_ASSIGN_OR_RETURN(Endpoint e, b.Logical(v));
+  if (b.Desc(e).dtype == DataType::kInt64) return e;
+  GE_ASSIGN_OR_RETURN(Node* cast, b.Add(n, "Cast", {e}, {{"to", OnnxElemType(DataType::kInt64)}}, what + "_i64"));
+  return Endpoint{cast, 0};
 }
 
 int64_t OnnxElemType(DataType t) {

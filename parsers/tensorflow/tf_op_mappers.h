@@ -18,12 +18,17 @@ using OpMapperTable = std::map<std::string, OpMapper>;
 const OpMapperTable& OpMappers();
 
 void AddIoMappers(OpMapperTable& t);       // Placeholder, Const, Identity, StopGradient, Snapshot, NoOp
-void AddNnMappers(OpMapperTable& t);       // Conv2D, DepthwiseConv2dNative, BiasAdd, FusedBatchNorm*, pools
+void AddNnMappers(OpMapperTable& t);       // Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput, BiasAdd, FusedBatchNorm*, pools
 void AddMathMappers(OpMapperTable& t);     // activations, binary arithmetic, MatMul, reductions, Softmax, Cast
 void AddArrayMappers(OpMapperTable& t);    // ConcatV2, Reshape, Squeeze, ExpandDims, Pad, Transpose, Shape, Pack
 void AddStridedSliceMapper(OpMapperTable& t);
-void AddArithMappers(OpMapperTable& t);    // rounding, activations, Rsqrt, Square, Pow, AddN, Mod, FloorDiv
+void AddArithMappers(OpMapperTable& t);    // rounding, activations, Rsqrt, Square, Pow, AddN, Mod, FloorDiv, ClipByValue
 void AddLogicMappers(OpMapperTable& t);    // comparisons, Logical*, Select(V2), All, Any, ArgMax, ArgMin
+void AddResizeMappers(OpMapperTable& t);   // ResizeBilinear, ResizeNearestNeighbor
+void AddSpaceMappers(OpMapperTable& t);    // SpaceToBatchND, BatchToSpaceND, DepthToSpace, SpaceToDepth
+void AddBatchMatMulMappers(OpMapperTable& t);  // BatchMatMul, V2, V3
+void AddIndexMappers(OpMapperTable& t);    // GatherV2, GatherNd, OneHot, TopKV2, Cumsum
+void AddShapeMappers(OpMapperTable& t);    // Range, Fill, Zeros/OnesLike, Tile, BroadcastTo, Split(V), Unpack, Slice, ReverseV2
 
 // ---- helpers the families share ----
 
@@ -34,6 +39,14 @@ Result<bool> IsNhwc(const tf::NodeDef& n);
 Result<std::vector<int64_t>> ConstInts(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what);
 // A constant data input holding one integer (an axis, a dimension).
 Result<int64_t> ScalarInt(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what);
+// Data input 0 of a 4-D op in NCHW, the layout the IR's window and space
+// ops read: NHWC graphs (nhwc) take it NCHW-held, NCHW graphs as they are.
+Result<Endpoint> WindowInput(const tf::NodeDef& n, TfGraphBuilder& b, bool nhwc);
+// axis in [-rank, rank) made non-negative; unknown rank is Unsupported.
+Result<int64_t> NormalizeAxis(const tf::NodeDef& n, int64_t axis, int64_t rank);
+// Data input `input` (a shape, multiples) as an int64 operand: constants
+// become int64 constants named `what`, computed ones get a Cast.
+Result<Endpoint> Int64Input(const tf::NodeDef& n, TfGraphBuilder& b, int input, const std::string& what);
 // ONNX TensorProto element type of a ge dtype (the "to" of Cast), -1 if none.
 int64_t OnnxElemType(DataType t);
 // The TF dtype attribute `attr` as a ge dtype; Unsupported when ge has none.

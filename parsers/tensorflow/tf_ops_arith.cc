@@ -12,6 +12,7 @@
 //   FloorMod                  → Mod(fmod=0): the remainder has the divisor's sign
 //   Mod, TruncateMod          → Mod(fmod=1): the remainder has the dividend's sign
 //   FloorDiv                  → float: Floor(Div(x, y)); integer: Div(x - FloorMod(x, y), y), exact
+//   ClipByValue               → Clip (one-value bounds), else Max(Min(x, hi), lo) broadcasting
 #include "tf_attrs.h"
 #include "tf_op_mappers.h"
 
@@ -58,6 +59,25 @@ Status MapFloorDiv(const tf::NodeDef& n, TfGraphBuilder& b) {
   return Status::Ok();
 }
 
+// Clip takes scalar bounds only (and fuses into a conv); TF's broadcast
+// bounds take the elementwise form.
+Status MapClipByValue(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> in, DataInputs(n, b, 3));
+  const Tensor* lo = b.ConstValue(in[1]);
+  const Tensor* hi = b.ConstValue(in[2]);
+  if (lo && hi && lo->desc().NumElements() == 1 && hi->desc().NumElements() == 1) {
+    Endpoint lo1 = b.AddConst(n, "min", Tensor(TensorDesc(lo->desc().dtype, {}), lo->data(), lo->size()));
+    Endpoint hi1 = b.AddConst(n, "max", Tensor(TensorDesc(hi->desc().dtype, {}), hi->data(), hi->size()));
+    GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, "Clip", {in[0].ep, lo1, hi1}));
+    b.Define(n, 0, TfValue{Endpoint{y, 0}, in[0].nchw});
+    return Status::Ok();
+  }
+  GE_ASSIGN_OR_RETURN(TfValue upper, AddElementwise(n, b, "Min", {in[0], in[2]}, {}, "upper"));
+  GE_ASSIGN_OR_RETURN(TfValue y, AddElementwise(n, b, "Max", {upper, in[1]}));
+  b.Define(n, 0, y);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void AddArithMappers(OpMapperTable& t) {
@@ -74,6 +94,7 @@ void AddArithMappers(OpMapperTable& t) {
   t["Mod"] = Elementwise("Mod", 2, {{"fmod", int64_t{1}}});
   t["TruncateMod"] = Elementwise("Mod", 2, {{"fmod", int64_t{1}}});
   t["FloorDiv"] = MapFloorDiv;
+  t["ClipByValue"] = MapClipByValue;
 }
 
 }  // namespace ge::tf_parser

@@ -20,13 +20,6 @@ namespace ge::tf_parser {
 
 namespace {
 
-Result<int64_t> NormalizeAxis(const tf::NodeDef& n, int64_t axis, int64_t rank) {
-  if (rank < 0) return NodeUnsupported(n, "an input of unknown rank is not supported");
-  if (axis < -rank || axis >= rank)
-    return NodeError(n, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-  return axis < 0 ? axis + rank : axis;
-}
-
 Status Concat(const tf::NodeDef& n, TfGraphBuilder& b, int first, int count, int axis_input) {
   if (count < 1) return NodeError(n, "needs at least one value to concatenate");
   GE_ASSIGN_OR_RETURN(int64_t axis, ScalarInt(n, b, axis_input, "axis"));
@@ -59,20 +52,8 @@ Status MapConcat(const tf::NodeDef& n, TfGraphBuilder& b) { return Concat(n, b, 
 
 Status MapReshape(const tf::NodeDef& n, TfGraphBuilder& b) {
   GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
-  GE_ASSIGN_OR_RETURN(TfValue s, b.Input(n, 1));
   GE_ASSIGN_OR_RETURN(Endpoint ex, b.Logical(x));
-  Endpoint shape;
-  if (const Tensor* c = b.ConstValue(s)) {
-    if (c->desc().dtype != DataType::kInt32 && c->desc().dtype != DataType::kInt64)
-      return NodeError(n, "shape must be int32 or int64");
-    shape = b.AddInt64s(n, "shape", c->ToInt64());
-  } else {
-    GE_ASSIGN_OR_RETURN(shape, b.Logical(s));
-    if (b.Desc(shape).dtype != DataType::kInt64) {
-      GE_ASSIGN_OR_RETURN(Node* cast, b.Add(n, "Cast", {shape}, {{"to", int64_t{7}}}, "shape_i64"));
-      shape = Endpoint{cast, 0};
-    }
-  }
+  GE_ASSIGN_OR_RETURN(Endpoint shape, Int64Input(n, b, 1, "shape"));
   GE_ASSIGN_OR_RETURN(Node* r, b.Add(n, "Reshape", {ex, shape}, {{"allowzero", int64_t{1}}}));
   b.Define(n, 0, TfValue{Endpoint{r, 0}, false});
   return Status::Ok();

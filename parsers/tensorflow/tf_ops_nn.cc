@@ -6,6 +6,11 @@
 //   BiasAdd(V1)           → Add (bias broadcast along the channel axis)
 //   FusedBatchNorm(V2,V3) → BatchNormalization (inference: is_training=false)
 //   MaxPool, AvgPool      → MaxPool, AveragePool (count_include_pad=0, TF's average)
+//   Conv2DBackpropInput   → ConvTranspose (filter HWIO → [out_backprop C, C, kh, kw]; the
+//                           constant input_sizes fixed by pads + output_padding)
+#include <algorithm>
+#include <variant>
+
 #include "tf_attrs.h"
 #include "tf_conv_window.h"
 #include "tf_layout.h"
@@ -14,15 +19,6 @@
 namespace ge::tf_parser {
 
 namespace {
-
-// The data input of a 4-D window op, in the layout the IR op reads (NCHW).
-Result<Endpoint> WindowInput(const tf::NodeDef& n, TfGraphBuilder& b, bool nhwc) {
-  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
-  if (b.LogicalRank(x) != 4)
-    return NodeError(n, "input must be 4-D, but is " + b.Desc(x.ep).ToString());
-  if (nhwc) return b.Nchw(x);
-  return b.Logical(x);
-}
 
 std::pair<int64_t, int64_t> SpatialDims(TfGraphBuilder& b, Endpoint nchw) {
   const auto& d = b.Desc(nchw).dims;
@@ -87,6 +83,49 @@ Status MapConv(const tf::NodeDef& n, TfGraphBuilder& b, bool depthwise) {
   attrs["group"] = group;
   GE_ASSIGN_OR_RETURN(Node* conv, b.Add(n, "Conv", {x, w}, std::move(attrs)));
   b.Define(n, 0, TfValue{Endpoint{conv, 0}, nhwc});
+  return Status::Ok();
+}
+
+// TF's transposed convolution is the gradient of a Conv2D whose input has
+// input_sizes: its pads are that forward conv's, and output_padding adds the
+// rows the forward conv's floor division dropped.
+Status MapConv2DBackpropInput(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(bool nhwc, IsNhwc(n));
+  GE_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ConstInts(n, b, 0, "input_sizes"));
+  if (sizes.size() != 4) return NodeError(n, "input_sizes must have 4 values");
+  const std::pair<int64_t, int64_t> out = nhwc ? std::pair{sizes[1], sizes[2]} : std::pair{sizes[2], sizes[3]};
+  const int64_t out_c = nhwc ? sizes[3] : sizes[1];
+  GE_ASSIGN_OR_RETURN(TfValue dy, b.Input(n, 2));
+  if (b.LogicalRank(dy) != 4) return NodeError(n, "out_backprop must be 4-D, but is " + b.Desc(dy.ep).ToString());
+  GE_ASSIGN_OR_RETURN(Endpoint x, nhwc ? b.Nchw(dy) : b.Logical(dy));
+  GE_ASSIGN_OR_RETURN(std::vector<int64_t> fd, FilterDims(n, b));  // kh, kw, out channels, in channels
+  const auto [in_h, in_w] = SpatialDims(b, x);
+  if (fd[2] != out_c || (b.Desc(x).dims[1] >= 0 && b.Desc(x).dims[1] != fd[3]))
+    return NodeError(n, "filter [" + std::to_string(fd[0]) + "," + std::to_string(fd[1]) + "," + std::to_string(fd[2]) +
+                            "," + std::to_string(fd[3]) + "] does not match input_sizes and out_backprop");
+  if (in_h < 0 || in_w < 0) return NodeUnsupported(n, "out_backprop needs known spatial dims");
+  GE_ASSIGN_OR_RETURN(Endpoint w, Filter(n, b, {3, 2, 0, 1}, {fd[3], fd[2], fd[0], fd[1]}));
+  GE_ASSIGN_OR_RETURN(auto stride, SpatialPair(n, "strides", nhwc));
+  GE_ASSIGN_OR_RETURN(auto dilation, SpatialPair(n, "dilations", nhwc, std::vector<int64_t>{1, 1, 1, 1}));
+  GE_ASSIGN_OR_RETURN(auto attrs, PaddingAttrs(n, nhwc, out, {fd[0], fd[1]}, stride, dilation));
+  const auto* given = std::get_if<std::vector<int64_t>>(&attrs["pads"]);
+  if (!given || given->size() != 4) return NodeError(n, "could not compute the padding");
+  const std::vector<int64_t> pads = *given;
+  std::vector<int64_t> extra;
+  const int64_t ins[2] = {in_h, in_w}, outs[2] = {out.first, out.second}, k[2] = {fd[0], fd[1]};
+  const int64_t s[2] = {stride.first, stride.second}, d[2] = {dilation.first, dilation.second};
+  for (int i = 0; i < 2; ++i) {
+    const int64_t natural = s[i] * (ins[i] - 1) + (k[i] - 1) * d[i] + 1 - pads[i] - pads[i + 2];
+    extra.push_back(outs[i] - natural);
+    if (extra.back() < 0 || extra.back() >= std::max(s[i], d[i]))
+      return NodeError(n, "input_sizes do not fit out_backprop " + b.Desc(dy.ep).ToString() + " with these strides");
+  }
+  attrs["kernel_shape"] = std::vector<int64_t>{fd[0], fd[1]};
+  attrs["strides"] = std::vector<int64_t>{s[0], s[1]};
+  attrs["dilations"] = std::vector<int64_t>{d[0], d[1]};
+  attrs["output_padding"] = extra;
+  GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, "ConvTranspose", {x, w}, std::move(attrs)));
+  b.Define(n, 0, TfValue{Endpoint{y, 0}, nhwc});
   return Status::Ok();
 }
 
@@ -176,6 +215,7 @@ void AddNnMappers(OpMapperTable& t) {
   t["DepthwiseConv2dNative"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapConv(n, b, true); };
   t["MaxPool"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapPool(n, b, "MaxPool"); };
   t["AvgPool"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapPool(n, b, "AveragePool"); };
+  t["Conv2DBackpropInput"] = MapConv2DBackpropInput;
   t["BiasAdd"] = MapBiasAdd;
   t["BiasAddV1"] = MapBiasAdd;
   for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"}) t[op] = MapFusedBatchNorm;

@@ -11,6 +11,7 @@
 #include "ge_proto/protobuf_log.h"
 #include "onnx/mapped_file.h"  // the parsers' shared read-only file view
 #include "tf_attrs.h"
+#include "tf_control_flow.h"
 #include "tf_graph_builder.h"
 #include "tf_graph_index.h"
 #include "tf_op_mappers.h"
@@ -51,15 +52,21 @@ Result<Prepared> Prepare(const tf::GraphDef& g, const ParseOptions& options) {
   GE_ASSIGN_OR_RETURN(p.outputs, p.index.Outputs(options.out_nodes));
   p.nodes = p.index.DependenciesOf(p.outputs);
   const auto& table = tf_parser::OpMappers();
-  for (const tf::NodeDef* n : p.nodes)
-    if (!table.count(n->op()))
+  const std::string control_flow = tf_parser::DescribeControlFlow(p.nodes);
+  for (const tf::NodeDef* n : p.nodes) {
+    if (tf_parser::IsControlFlowOp(n->op())) p.unsupported.push_back({n->name(), n->op(), control_flow});
+    else if (!table.count(n->op()))
       p.unsupported.push_back({n->name(), n->op(), "op type not supported by the TensorFlow parser"});
+  }
   return p;
 }
 
 Result<std::unique_ptr<Graph>> Parse(const char* data, size_t size, const ParseOptions& options) {
   GE_ASSIGN_OR_RETURN(tf::GraphDef g, ReadGraphDef(data, size));
   GE_ASSIGN_OR_RETURN(Prepared p, Prepare(g, options));
+  // One line for a loop, not one entry per Enter/Merge/Switch of it.
+  const std::string control_flow = tf_parser::DescribeControlFlow(p.nodes);
+  if (!control_flow.empty()) return Unsupported(control_flow);
   if (!p.unsupported.empty()) return Unsupported(DescribeUnsupported(p.unsupported));
   GE_ASSIGN_OR_RETURN(auto order, p.index.TopologicalOrder(p.nodes));
   tf_parser::TfGraphBuilder builder(p.index, options);

@@ -14,22 +14,9 @@ ge's kernels), and writes DIR/golden_<output>.npy.
 usage: tf_keras_breadth_golden.py keras_cnn|mix DIR   (exit 77: no numpy)
 """
 import math
-import os
 import sys
 
-try:
-    import numpy as np
-except ImportError as e:
-    print("SKIP: %s (install python3-numpy)" % e)
-    sys.exit(77)
-
-
-def load(d, name):
-    return np.load(os.path.join(d, name + ".npy"))
-
-
-def save(d, name, value):
-    np.save(os.path.join(d, "golden_" + name + ".npy"), value)
+from tf_golden_common import load, np, save
 
 
 def conv2d_same(x, w):

@@ -9,69 +9,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ge/tools/npy.h"
-#include "tests/common/tool_runner.h"
-#include "tests/unit/tf_parser/tf_test_util.h"
+#include "tests/e2e/tf_golden_fixture.h"
 
 namespace ge::test {
 namespace {
 
-const std::string kGoldenScript = std::string(GE_SOURCE_DIR) + "/tests/e2e/tf_keras_breadth_golden.py";
-
-class TfKerasBreadthTest : public TempDirTest {
+class TfKerasBreadthTest : public TfGoldenTest {
  protected:
-  void SetUp() override {
-    TempDirTest::SetUp();
-    if (std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") != 0)
-      GTEST_SKIP() << "/usr/bin/python3 with numpy is needed for the goldens";
-  }
-
-  // A constant node and its .npy twin, so the golden script reads the same values.
-  template <typename T>
-  void Const(TfGraph& g, const std::string& name, tf::DataType dt, DataType ge_dt, const Ints& dims,
-             const std::vector<T>& v) {
-    g.Const(name, dt, dims, v);
-    Save(name, ge_dt, dims, v);
-  }
-  template <typename T>
-  void Save(const std::string& name, DataType dt, const Ints& dims, const std::vector<T>& v) {
-    ASSERT_TRUE(WriteNpy(Path(name + ".npy"), TensorDesc(dt, dims), v.data()).ok()) << name;
-  }
-
-  // Writes the .pb, computes the goldens, converts, and runs both modes
-  // against them; `inputs` are the .npy stems in Placeholder order.
-  void ConvertRunCompare(const TfGraph& g, const std::string& model, const std::vector<std::string>& inputs,
-                         const std::vector<std::string>& outputs) {
-    WriteFileBytes(Path(model + ".pb"), g.Bytes());
-    const std::string py = "/usr/bin/python3 " + ShellQuote(kGoldenScript) + " " + model + " " +
-                           ShellQuote(dir_.string()) + " >" + ShellQuote(Path("golden.log")) + " 2>&1";
-    ASSERT_EQ(std::system(py.c_str()), 0) << ReadFileBytes(Path("golden.log"));
-    std::string out_nodes, in_files, goldens;
-    for (const auto& o : outputs) {
-      out_nodes += (out_nodes.empty() ? "" : ";") + o;
-      goldens += (goldens.empty() ? "" : ",") + Path("golden_" + o + ".npy");
-    }
-    for (const auto& i : inputs) in_files += (in_files.empty() ? "" : ",") + Path(i + ".npy");
-    ToolResult atc = Run("ge-atc", {"--model", Path(model + ".pb"), "--framework", "3", "--output", Path(model),
-                                    "--out_nodes", out_nodes});
-    ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
-    for (const char* mode : {"v2", "sink"}) {
-      SCOPED_TRACE(mode);
-      ToolResult run = Run("ge-run", {"--model", Path(model + ".om"), "--mode", mode, "--input", in_files,
-                                      "--compare", goldens});
-      EXPECT_EQ(run.exit_code, 0) << run.Describe();
-      const auto lines = SplitLines(run.out);
-      ASSERT_FALSE(lines.empty()) << run.Describe();
-      EXPECT_EQ(lines.back(), "PASS") << run.Describe();
-    }
-  }
+  TfKerasBreadthTest() : TfGoldenTest("tf_keras_breadth_golden.py") {}
 };
-
-std::vector<float> Ramp(size_t n, float scale, float offset, int stride = 7, int mod = 23) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = offset + scale * static_cast<float>((i * stride) % mod);
-  return v;
-}
 
 // Keras Conv2D + BatchNormalization (frozen unfused: tf.nn.batch_normalization)
 // + ReLU + MaxPooling2D + GlobalAveragePooling2D + Dense(softmax).

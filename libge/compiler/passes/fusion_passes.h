@@ -7,7 +7,9 @@
 
 namespace ge {
 
+Pass AtrousConvPass();         // atrous_conv
 Pass ConvBnFoldPass();         // conv_bn_fold
+Pass ConvMulAddFoldPass();     // conv_mul_add_fold
 Pass GemmBnFoldPass();         // gemm_bn_fold
 Pass LayerNormFusionPass();    // layernorm_fusion
 Pass GeluFusionPass();         // gelu_fusion

@@ -170,6 +170,7 @@ void ApplyAttrs(const std::map<std::string, AttrValue>& attrs, hal::KernelSpec* 
     if (const auto* s = std::get_if<std::string>(&v)) spec->attrs.Set(k, *s);
     else if (const auto* f = std::get_if<float>(&v)) spec->attrs.Set(k, static_cast<double>(*f));
     else if (const auto* i = std::get_if<int64_t>(&v)) spec->attrs.Set(k, *i);
+    else if (const auto* l = std::get_if<std::vector<int64_t>>(&v)) spec->attrs.Set(k, *l);
   }
 }
 
@@ -227,6 +228,36 @@ Status ReplaceWithFoldedBn(Graph& g, Node* op, Node* bn, const std::string& suff
   if (old2) dead.push_back(old2);
   RemoveIfUnused(g, dead);
   return Status::Ok();
+}
+
+Result<bool> FoldAffineIntoConv(Graph& g, Node* conv, Node* after, const BnFactors& f, const PassContext& ctx) {
+  if (conv->type() != "Conv" || SoleConsumer(*conv) != after) return false;
+  // A conv with fused post-ops computes act(conv + sum): the affine map cannot go in.
+  if (conv->HasAttr("fused_sum") || conv->HasAttr("activation")) return false;
+  const Tensor* w = ConstInput(*conv, 1);
+  if (!w || !IsF32(w->desc()) || w->desc().rank() < 3) return false;
+  const int64_t m = w->desc().dims[0];
+  if (m != static_cast<int64_t>(f.mul.size()) || m != static_cast<int64_t>(f.add.size())) return false;
+  std::vector<double> bias(m, 0.0);
+  if (conv->HasInput(2)) {
+    const Tensor* b = ConstInput(*conv, 2);
+    if (!b || !IsF32(b->desc()) || b->desc().NumElements() != m) return false;
+    bias = F32Values(*b);
+  }
+  // The folded conv always has a bias: make sure the backend takes it.
+  hal::KernelSpec spec = BuildKernelSpec(*conv);
+  spec.inputs.resize(3);
+  spec.inputs[2] = hal::TensorInfo{DataType::kFloat32, {m}};
+  if (!Supported(ctx, spec)) return false;
+
+  std::vector<double> wv = F32Values(*w);
+  const size_t per = wv.size() / static_cast<size_t>(m);
+  for (int64_t c = 0; c < m; ++c) {
+    for (size_t j = 0; j < per; ++j) wv[c * per + j] *= f.mul[c];
+    bias[c] = bias[c] * f.mul[c] + f.add[c];
+  }
+  GE_RETURN_IF_ERROR(ReplaceWithFoldedBn(g, conv, after, "W", MakeF32(w->desc().dims, wv), "B", MakeF32({m}, bias)));
+  return true;
 }
 
 }  // namespace ge::fusion

@@ -87,6 +87,13 @@ std::optional<BnFactors> ReadInferenceBn(const Node& bn);
 Status ReplaceWithFoldedBn(Graph& g, Node* op, Node* bn, const std::string& suffix1, Tensor v1,
                            const std::string& suffix2, Tensor v2);
 
+// Folds y = x * mul[c] + add[c] (per output channel c), applied by `after`
+// to the result of `conv`, into conv's weights and bias (a conv without bias
+// gets one). Returns false, changing nothing, unless conv is a Conv without
+// fused post-ops, with constant f32 weights (and bias), whose sole consumer
+// is `after`, and the backend runs the folded conv.
+Result<bool> FoldAffineIntoConv(Graph& g, Node* conv, Node* after, const BnFactors& f, const PassContext& ctx);
+
 // Disconnects input i of n and connects src output 0 there instead.
 Status SetInput(Graph& g, Node* n, size_t i, Node* src, int src_out = 0);
 
