@@ -23,6 +23,8 @@ class OpBuilder {
   OpBuilder& Reference() { d_.memory.reference_outputs = {0}; return *this; }  // output 0 is input 0's buffer
   OpBuilder& ContinuousInput() { d_.memory.continuous_input = true; return *this; }
   OpBuilder& ContinuousOutput() { d_.memory.continuous_output = true; return *this; }
+  OpBuilder& ValueInputs(std::vector<int> inputs) { d_.value_inputs = std::move(inputs); return *this; }
+  OpBuilder& ComputedShape() { d_.computed_shape = true; return *this; }
   operator OpDef() const { return d_; }  // NOLINT: r.Register(OpBuilder(...)...)
 
  private:

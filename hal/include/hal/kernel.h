@@ -77,6 +77,17 @@ class Kernel {
   // error names the node, "node NAME (OP): ...", as the registry's do: the
   // runtimes pass it on without adding the node again.
   virtual Status Run(const void* const* inputs, void* const* outputs) = 0;
+  // Ops whose output shapes only the computation knows (NonZero,
+  // NonMaxSuppression, Unique: OpDef::computed_shape) are created with those
+  // output dims unknown (-1). Per call the runtime asks OutputDims with the
+  // inputs, allocates the outputs, then calls Run with the same inputs; a
+  // kernel may keep what it computed here for that Run. `dims` gets one
+  // entry per output. Other kernels never see this call.
+  virtual Status OutputDims(const void* const* inputs, std::vector<std::vector<int64_t>>& dims) {
+    (void)inputs;
+    (void)dims;
+    return Internal("this kernel's output shapes are known before it runs");
+  }
 };
 
 using KernelCreateFn = std::function<Result<std::unique_ptr<Kernel>>(const KernelSpec&)>;

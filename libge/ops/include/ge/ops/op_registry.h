@@ -69,6 +69,15 @@ struct OpDef {
   std::map<std::string, AttrValue> attr_defaults;
   InferFn infer;
   MemorySemantics memory;
+  // Output shapes that depend on input values, not only on input shapes:
+  // inference reads the values of these inputs when they are known
+  // (Reshape's shape, Range's bounds, TopK's k). When they are not known at
+  // compile time the outputs are dynamic, and the v2 runtime infers them per
+  // call from the values in memory.
+  std::vector<int> value_inputs;
+  // Output shapes only the computation knows (NonZero, NonMaxSuppression,
+  // Unique, Compress): the kernel answers them per call (hal::Kernel::OutputDims).
+  bool computed_shape = false;
 };
 
 class OpRegistry {
