@@ -157,9 +157,12 @@ def run_case(name, node_dir, bin_dir, work_dir, modes):
     refs = []
     for f in outputs:
         t = onnx.TensorProto()
-        with open(os.path.join(data, f), "rb") as fh:
-            t.ParseFromString(fh.read())
-        refs.append(numpy_helper.to_array(t))
+        try:
+            with open(os.path.join(data, f), "rb") as fh:
+                t.ParseFromString(fh.read())
+            refs.append(numpy_helper.to_array(t))
+        except Exception:  # a sequence or map: the model's output is not a tensor
+            return fail("not supported", "reference", f"{f} is not a tensor (a sequence or map output)")
 
     for mode in modes:
         res_dir = os.path.join(out_dir, mode)
@@ -170,6 +173,8 @@ def run_case(name, node_dir, bin_dir, work_dir, modes):
         if crashed:
             return fail("crash", mode, first_error_line(out))
         if rc != 0:
+            if mode == "sink" and "has dynamic shapes" in out:
+                continue  # sink runs static models only; v2 ran this one
             return fail("error", mode, first_error_line(out))
         try:
             report = json.loads(out[out.index("{"):])

@@ -38,6 +38,9 @@ ge::Status CheckOutputSizes(const std::string& flag, const std::vector<ge::IoDes
   for (size_t k = 0; k < sizes.size(); ++k) {
     const std::string& s = sizes[k];
     const int64_t want = outputs[k].desc.Bytes();
+    if (want < 0)
+      return ge::InvalidArgument("--outputSize " + flag + ": output " + std::to_string(k) + " (" + outputs[k].name +
+                                 ") is " + outputs[k].desc.ToString() + ": its size is known per inference only");
     if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos)
       return ge::InvalidArgument("--outputSize " + flag + ": '" + s + "' is not a byte count");
     if (std::stoll(s) != want)
@@ -78,7 +81,7 @@ int Main(int argc, char** argv) {
       kTool};
   ge::app::InstallOneLineErrors(app, kTool);
   std::string model, input, mode = "v2", compare, log = "warning", profile, device, max_memory;
-  std::string dump_dir, perturb_op;
+  std::string dump_dir, perturb_op, dym_shape;
   ge::run::OutputFlags out_flags;
   std::string output_size, pure_data_type, output_layout;
   int loop = 1, warmup = 0, batchsize = 1, run_loop = 0;
@@ -92,6 +95,9 @@ int Main(int argc, char** argv) {
   app.add_option("--input,-i", input,
                  "Comma-separated, one per model input: .npy, raw .bin or ONNX TensorProto .pb files (one inference), or directories "
                  "(one inference per file, paired by sorted name; msame, ais_bench), or 'random' (default)");
+  app.add_option("--dymShape", dym_shape,
+                 "(ais_bench) Dims of a dynamic model's inputs, 'x:1,8;y:2,40': for generated inputs and raw .bin "
+                 "files (.npy and .pb carry their own dims; docs/dynamic-shapes.md)");
   app.add_option("--output,-o", out_flags.output,
                  "Directory for the outputs (created if missing): NAME.npy, or STEM_K.EXT per input file");
   app.add_option("--output_dirname", out_flags.dirname,
@@ -187,6 +193,17 @@ int Main(int argc, char** argv) {
   ge::run::RunModel& rm = **loaded;
   ge::LoadedModel& m = rm.model();
   if (auto s = CheckOutputSizes(output_size, m.outputs()); !s.ok()) return Fail(kTool, s);
+  // A dynamic model takes each inference's input dims from its files (or
+  // --dymShape) and gives its outputs with the dims that inference produced.
+  const bool dynamic = m.dynamic();
+  auto dym = ge::run::ParseDymShape(dym_shape, m.inputs());
+  if (!dym.ok()) return Fail(kTool, dym.status());
+  if (!dym->empty() && !dynamic)
+    return Fail(kTool, ge::InvalidArgument("--dymShape " + dym_shape + ": the model " + model + " has static shapes"));
+  if (dynamic && !dump_dir.empty())
+    return Fail(kTool, ge::Unsupported("--dump: not available for a dynamic model yet (" + model + ")"));
+  ge::run::ShapedInputs shaped_in;
+  std::vector<ge::Tensor> shaped_out;
 
   // Inputs: the input sets (one inference each) or generated data.
   auto plan = ge::run::PlanInputs(input, m.inputs());
@@ -235,6 +252,7 @@ int Main(int argc, char** argv) {
   // write the outputs. The sink path passes sized buffers (zero-copy when
   // aligned, which ours are).
   auto execute_once = [&]() -> ge::Status {
+    if (dynamic) return m.ExecuteShaped(shaped_in.views(), shaped_out);
     if (!rm.sink()) return m.Execute(in->ptrs(), out_ptrs);
     if (async) return rm.sink()->ExecuteAsync(in->bufs(), out_bufs).get();
     return rm.sink()->Execute(in->bufs(), out_bufs, std::chrono::milliseconds(0));
@@ -244,9 +262,10 @@ int Main(int argc, char** argv) {
   runs.args.assign(argv, argv + argc);
   std::vector<std::vector<ge::TaskProfile>> profiles;
   ge::run::Report report;
+  std::vector<ge::IoDesc> run_outputs = m.outputs();
   FILE* debug_out = json ? stderr : stdout;
   for (size_t k = 0; k < inferences; ++k) {
-    auto h2d = in->Fill(*plan, k, m.inputs());
+    auto h2d = dynamic ? shaped_in.Fill(*plan, k, m.inputs(), *dym) : in->Fill(*plan, k, m.inputs());
     if (!h2d.ok()) return Fail(kTool, h2d.status());
     runs.h2d_ms.push_back(*h2d);
     if (k == 0 && !dump_dir.empty()) {
@@ -275,7 +294,17 @@ int Main(int argc, char** argv) {
     const std::vector<std::string> in_files = plan->sets.empty() ? std::vector<std::string>{} : plan->sets[k];
     // msame names outputs after the model unless the inputs come from folders.
     const bool named_by_file = !in_files.empty() && (!msame || plan->from_directories);
-    auto written = ge::run::WriteOutputs(*layout, named_by_file ? in_files.front() : "", m.outputs(), out_ptrs);
+    // This inference's outputs: the model's buffers, or a dynamic model's
+    // tensors with their dims.
+    if (dynamic) {
+      run_outputs.clear();
+      out_ptrs.clear();
+      for (size_t o = 0; o < shaped_out.size(); ++o) {
+        run_outputs.push_back({m.outputs()[o].name, shaped_out[o].desc()});
+        out_ptrs.push_back(const_cast<uint8_t*>(shaped_out[o].data()));
+      }
+    }
+    auto written = ge::run::WriteOutputs(*layout, named_by_file ? in_files.front() : "", run_outputs, out_ptrs);
     if (!written.ok()) return Fail(kTool, written.status());
     runs.files.push_back({in_files, *written});
     if (*debug_on) {
@@ -284,9 +313,9 @@ int Main(int argc, char** argv) {
       std::fprintf(debug_out, "[debug] inference %zu: inputs %s; %.3f ms per run (%d runs), staging %.3f ms\n", k,
                    in_files.empty() ? (plan->random ? "random" : "zeros") : Joined(in_files).c_str(), ms / loop, loop,
                    *h2d);
-      for (size_t o = 0; o < m.outputs().size(); ++o)
-        std::fprintf(debug_out, "[debug]   output %zu (%s) %s%s%s\n", o, m.outputs()[o].name.c_str(),
-                     m.outputs()[o].desc.ToString().c_str(), o < written->size() ? " -> " : "",
+      for (size_t o = 0; o < run_outputs.size(); ++o)
+        std::fprintf(debug_out, "[debug]   output %zu (%s) %s%s%s\n", o, run_outputs[o].name.c_str(),
+                     run_outputs[o].desc.ToString().c_str(), o < written->size() ? " -> " : "",
                      o < written->size() ? (*written)[o].c_str() : "");
     }
   }
@@ -312,9 +341,9 @@ int Main(int argc, char** argv) {
   report.warmup = warmup;
   report.loop = loop;
   report.inferences = inferences;
-  report.outputs = m.outputs();
+  report.outputs = run_outputs;
   for (size_t i = 0; i < goldens.size(); ++i)
-    report.compare.push_back(ge::CompareTensors(m.outputs()[i].desc, out_ptrs[i], goldens[i]));
+    report.compare.push_back(ge::CompareTensors(run_outputs[i].desc, out_ptrs[i], goldens[i]));
   if (msame)
     report.summary_block = ge::run::MsameSummaryText(runs, plan->from_directories);
   else if (ais_bench || inferences > 1 || *display_all_on)

@@ -73,4 +73,50 @@ Result<double> InputBuffers::Fill(const InputPlan& plan, size_t k, const std::ve
   return copy_ms;
 }
 
+Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDesc>& inputs) {
+  DymShapes out;
+  if (flag.empty()) return out;
+  auto parsed = app::ParseInputShapes(flag);
+  if (!parsed.ok()) return parsed.status().Annotated("--dymShape");
+  for (auto& [name, dims] : *parsed) {
+    auto it = std::find_if(inputs.begin(), inputs.end(), [&](const IoDesc& io) { return io.name == name; });
+    if (it == inputs.end()) return InvalidArgument("--dymShape " + flag + ": the model has no input " + name);
+    if (!DimsFit(dims, it->desc))
+      return InvalidArgument("--dymShape " + flag + ": " + name + " " + TensorDesc(it->desc.dtype, dims).ToString() +
+                             " does not fit the model's " + it->desc.ToString());
+    out[name] = dims;
+  }
+  return out;
+}
+
+Result<double> ShapedInputs::Fill(const InputPlan& plan, size_t k, const std::vector<IoDesc>& inputs, const DymShapes& dims) {
+  data_.clear();
+  views_.clear();
+  double copy_ms = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const IoDesc& io = inputs[i];
+    auto given = dims.find(io.name);
+    const std::vector<int64_t> want = given != dims.end() ? given->second : std::vector<int64_t>{};
+    NpyArray a;
+    if (plan.sets.empty()) {
+      a.desc = TensorDesc(io.desc.dtype, want.empty() ? io.desc.dims : want);
+      if (!a.desc.is_static())
+        return InvalidArgument("input " + io.name + " is " + io.desc.ToString() +
+                               ": give its data with --input or its dims with --dymShape " + io.name + ":...");
+      if (plan.random) a.bytes = tools::RandomTensorBytes(a.desc, plan.seed + static_cast<uint32_t>(i));
+      else a.bytes.assign(static_cast<size_t>(a.desc.Bytes()), 0);
+    } else {
+      auto read = ReadShapedInputFile(plan.sets[k][i], io.desc, want);
+      if (!read.ok()) return read.status().Annotated("--input: input " + std::to_string(i) + " (" + io.name + ")");
+      a = std::move(read).value();
+    }
+    GE_RETURN_IF_ERROR(AppendBuffer(data_, a.bytes.size(), "input " + io.name));
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!a.bytes.empty()) std::memcpy(data_.back().data, a.bytes.data(), a.bytes.size());
+    copy_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    views_.push_back(TensorView{a.desc.dtype, a.desc.dims, data_.back().data});
+  }
+  return copy_ms;
+}
+
 }  // namespace ge::run

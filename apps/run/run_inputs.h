@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,26 @@ class InputBuffers {
   std::vector<AlignedBytes> data_;
   std::vector<const void*> ptrs_;
   std::vector<DataBuffer> bufs_;
+};
+
+// --dymShape "x:1,8;y:2,3" (ais_bench's name): the dims of a dynamic
+// model's inputs for generated data and raw files. Names must be model
+// inputs, dims known and fitting the input. Errors name the flag.
+using DymShapes = std::map<std::string, std::vector<int64_t>>;
+Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDesc>& inputs);
+
+// A dynamic model's inputs (ExecuteShaped): each input read with its file's
+// own dims, or generated with the dims --dymShape gives.
+class ShapedInputs {
+ public:
+  // As InputBuffers::Fill; a dynamic input without a file or --dymShape
+  // dims is an error naming it.
+  Result<double> Fill(const InputPlan& plan, size_t k, const std::vector<IoDesc>& inputs, const DymShapes& dims);
+  const std::vector<TensorView>& views() const { return views_; }
+
+ private:
+  std::vector<AlignedBytes> data_;
+  std::vector<TensorView> views_;
 };
 
 }  // namespace ge::run

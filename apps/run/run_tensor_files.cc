@@ -13,6 +13,35 @@ Result<std::vector<uint8_t>> ReadInputFile(const std::string& path, const Tensor
   return std::vector<uint8_t>(t.data(), t.data() + t.size());
 }
 
+bool DimsFit(const std::vector<int64_t>& dims, const TensorDesc& desc) {
+  for (int64_t d : dims)
+    if (d < 0) return false;
+  if (desc.unknown_rank()) return true;
+  if (dims.size() != desc.dims.size()) return false;
+  for (size_t k = 0; k < dims.size(); ++k)
+    if (desc.dims[k] >= 0 && desc.dims[k] != dims[k]) return false;
+  return true;
+}
+
+Result<NpyArray> ReadShapedInputFile(const std::string& path, const TensorDesc& desc, const std::vector<int64_t>& dims) {
+  NpyArray a;
+  const bool typed = IsOnnxTensorFile(path) || (path.size() >= 4 && path.substr(path.size() - 4) == ".npy");
+  if (typed) {
+    GE_ASSIGN_OR_RETURN(a, ReadGoldenFile(path));
+  } else {
+    TensorDesc d(desc.dtype, dims.empty() ? desc.dims : dims);
+    if (!d.is_static())
+      return InvalidArgument(path + ": a raw file has no shape and the input is " + desc.ToString() +
+                             ": give its dims with --dymShape, or use .npy");
+    GE_ASSIGN_OR_RETURN(a.bytes, tools::ReadTensorFile(path, d));
+    a.desc = d;
+  }
+  if (a.desc.dtype != desc.dtype || !DimsFit(a.desc.dims, desc) || (!dims.empty() && a.desc.dims != dims))
+    return InvalidArgument(path + " is " + a.desc.ToString() + ", expected " +
+                           (dims.empty() ? desc.ToString() : TensorDesc(desc.dtype, dims).ToString()));
+  return a;
+}
+
 Result<NpyArray> ReadGoldenFile(const std::string& path) {
   if (!IsOnnxTensorFile(path)) return ReadNpy(path);
   GE_ASSIGN_OR_RETURN(Tensor t, ReadOnnxTensorFile(path));

@@ -15,6 +15,15 @@ namespace ge::run {
 // must hold exactly desc's dtype and shape.
 Result<std::vector<uint8_t>> ReadInputFile(const std::string& path, const TensorDesc& desc);
 
+// An input of a dynamic model (`desc` may have unknown dims) read from
+// `path` with the file's own dims: .npy and .pb carry them; a raw file takes
+// `dims` (from --dymShape; empty: desc's, which must then be static). The
+// dtype must be desc's and the dims must fit it; errors name the file.
+Result<NpyArray> ReadShapedInputFile(const std::string& path, const TensorDesc& desc, const std::vector<int64_t>& dims);
+
+// True when `dims` (all known) fit `desc`: same rank, equal known dims.
+bool DimsFit(const std::vector<int64_t>& dims, const TensorDesc& desc);
+
 // A golden output for --compare: .npy or .pb.
 Result<NpyArray> ReadGoldenFile(const std::string& path);
 

@@ -2,7 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "memory/memory_planner.h"
+#include "partition/dynamic_shape_partitioner.h"
 #include "pass.h"
 #include "streams/streams.h"
 #include "tasks/task_builder.h"
@@ -24,6 +27,46 @@ std::vector<std::string> PassNames() {
   for (const PassInfo& p : ListPasses()) names.push_back(p.name);
   return names;
 }
+
+namespace {
+
+bool HasPartitions(const Graph& g) {
+  for (Node* n : g.nodes())
+    if (n->type() == op::kPartitionedCall) return true;
+  return false;
+}
+
+// Planning stages (6, 7, 8) of one static graph: they describe the final
+// graph, they do not rewrite it, so they run after every pass. Streams
+// first: the memory plan's lifetimes are over the stream-aware schedule, and
+// the tasks are the schedule with the plan's addresses.
+Status PlanModel(Model& m, const CompileOptions& options) {
+  GE_ASSIGN_OR_RETURN(std::vector<Node*> order, memory::ExecutionOrder(*m.graph));
+  GE_ASSIGN_OR_RETURN(std::vector<StreamTasks> schedule, streams::BuildSchedule(order, options.stream_num));
+  GE_RETURN_IF_ERROR(CheckEventGraph(schedule));
+  const streams::ScheduleStats stats = streams::Stats(schedule);
+  spdlog::info("streams: {} kernels on {} stream(s), {} event(s) (stream_num {})", stats.kernels, stats.streams,
+               stats.events, options.stream_num);
+  memory::PlanOptions plan_options;
+  plan_options.alignment = options.memory_alignment;
+  plan_options.reuse = options.buffer_reuse;
+  plan_options.inplace = options.buffer_reuse;  // in-place is reuse too
+  plan_options.schedule = &schedule;
+  // What a loader would refuse is not written: every tensor and IO before
+  // planning (so the planner's sums stay small), the segments after.
+  const int64_t limit = EffectiveMemoryLimit(options.max_memory);
+  GE_RETURN_IF_ERROR(CheckMemoryLimit(m, limit));
+  GE_ASSIGN_OR_RETURN(m.memory, memory::PlanMemory(*m.graph, plan_options));
+  GE_RETURN_IF_ERROR(CheckMemoryLimit(m.memory, limit));
+  GE_ASSIGN_OR_RETURN(m.streams, tasks::BuildTasks(*m.graph, m.memory, std::move(schedule)));
+  spdlog::debug("memory ({}): {}", m.name, MemoryReport(m.memory));
+  // Self-check: what the runtimes will verify at load must hold now; a
+  // failure here is a compiler bug, reported instead of written to a .om.
+  if (Status s = VerifyModel(m); !s.ok()) return Internal("compiled model fails its own check: " + s.message());
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options) {
   if (!graph) return Internal("Compile: no graph");
@@ -60,32 +103,30 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   m.graph = std::move(graph);
   DescribeModelIo(m);
 
-  // Planning stages (6, 7, 8): they describe the final graph, they do not
-  // rewrite it, so they run after every pass. Streams first: the memory
-  // plan's lifetimes are over the stream-aware schedule, and the tasks are
-  // the schedule with the plan's addresses.
-  GE_ASSIGN_OR_RETURN(std::vector<Node*> order, memory::ExecutionOrder(*m.graph));
-  GE_ASSIGN_OR_RETURN(std::vector<StreamTasks> schedule, streams::BuildSchedule(order, options.stream_num));
-  GE_RETURN_IF_ERROR(CheckEventGraph(schedule));
-  const streams::ScheduleStats stats = streams::Stats(schedule);
-  spdlog::info("streams: {} kernels on {} stream(s), {} event(s) (stream_num {})", stats.kernels, stats.streams,
-               stats.events, options.stream_num);
-  memory::PlanOptions plan_options;
-  plan_options.alignment = options.memory_alignment;
-  plan_options.reuse = options.buffer_reuse;
-  plan_options.inplace = options.buffer_reuse;  // in-place is reuse too
-  plan_options.schedule = &schedule;
-  // What a loader would refuse is not written: every tensor and IO before
-  // planning (so the planner's sums stay small), the segments after.
-  const int64_t limit = EffectiveMemoryLimit(options.max_memory);
-  GE_RETURN_IF_ERROR(CheckMemoryLimit(m, limit));
-  GE_ASSIGN_OR_RETURN(m.memory, memory::PlanMemory(*m.graph, plan_options));
-  GE_RETURN_IF_ERROR(CheckMemoryLimit(m.memory, limit));
-  GE_ASSIGN_OR_RETURN(m.streams, tasks::BuildTasks(*m.graph, m.memory, std::move(schedule)));
-  spdlog::debug("memory: {}", MemoryReport(m.memory));
-  // Self-check: what the runtimes will verify at load must hold now; a
-  // failure here is a compiler bug, reported instead of written to a .om.
-  if (Status s = VerifyModel(m); !s.ok()) return Internal("compiled model fails its own check: " + s.message());
+  if (partition::IsStaticGraph(*m.graph) && !HasPartitions(*m.graph)) {
+    GE_RETURN_IF_ERROR(PlanModel(m, options));
+    return m;
+  }
+  // A dynamic model: the root graph runs node by node in v2; each known-shape
+  // cluster (PartitionedCall) is planned like a static model.
+  m.dynamic = true;
+  GE_ASSIGN_OR_RETURN(std::vector<Node*> root_order, m.graph->TopologicalOrder());
+  for (Node* n : root_order) {
+    if (n->type() != op::kPartitionedCall) continue;
+    SubgraphPlan plan;
+    plan.node = n->name();
+    m.partitions.push_back(std::move(plan));
+    GE_ASSIGN_OR_RETURN(Model sub, PartitionModel(m, m.partitions.size() - 1));
+    DescribeModelIo(sub);
+    GE_RETURN_IF_ERROR(PlanModel(sub, options));
+    SubgraphPlan& p = m.partitions.back();
+    p.inputs = sub.inputs;
+    p.outputs = sub.outputs;
+    p.memory = std::move(sub.memory);
+    p.streams = std::move(sub.streams);
+  }
+  spdlog::info("dynamic model: {} known-shape partition(s), {} dynamic input(s)", m.partitions.size(),
+               std::count_if(m.inputs.begin(), m.inputs.end(), [](const IoDesc& d) { return !d.desc.is_static(); }));
   return m;
 }
 

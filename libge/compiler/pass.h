@@ -74,6 +74,7 @@ Pass InsertIoCastsPass();
 Pass InferShapesPass();
 Pass CheckKnownOpsPass();
 Pass CheckSupportPass();
-Pass StaticShapeCheckPass();
+Pass ShapeCheckPass();
+Pass DynamicShapePartitionPass();
 
 }  // namespace ge

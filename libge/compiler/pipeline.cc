@@ -18,7 +18,7 @@ PassManager BuildPipeline() {
   pm.Add(CheckKnownOpsPass());
   pm.Add(InferShapesPass());
   pm.Add(CheckSupportPass());
-  pm.Add(StaticShapeCheckPass());
+  pm.Add(ShapeCheckPass());
 
   // optimize. Shapes first so constant folding sees the shape chains as
   // constants; simplification after folding (folded shape operands make
@@ -47,6 +47,10 @@ PassManager BuildPipeline() {
   // layout. After fusion, so the decisions see the final Conv nodes (their
   // fused residual inputs included).
   pm.Add(BlockedLayoutPass());
+
+  // partition. Last: the clusters are the final nodes. A static graph is
+  // left as it is.
+  pm.Add(DynamicShapePartitionPass());
 
   return pm;
 }

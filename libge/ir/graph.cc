@@ -119,6 +119,15 @@ Node* Graph::AddNode(const std::string& type, const std::string& name, size_t nu
   return raw;
 }
 
+Node* Graph::AddNodeCopy(const Node& src) {
+  Node* n = AddNode(src.type_, src.name_, src.num_inputs(), src.num_outputs());
+  n->attrs_ = src.attrs_;
+  n->input_descs_ = src.input_descs_;
+  n->output_descs_ = src.output_descs_;
+  for (const auto& [k, sg] : src.subgraphs_) n->subgraphs_[k] = sg ? std::shared_ptr<Graph>(sg->Clone()) : nullptr;
+  return n;
+}
+
 std::string Graph::MakeUniqueName(const std::string& base) const {
   if (!by_name_.count(base)) return base;
   for (int i = 1;; ++i) {

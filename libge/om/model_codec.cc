@@ -186,6 +186,11 @@ struct Decoder {
   }
 };
 
+void EncodeIo(const ge::IoDesc& io, IoDesc* out) {
+  out->set_name(io.name);
+  EncodeDesc(io.desc, out->mutable_desc());
+}
+
 }  // namespace
 
 Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
@@ -195,16 +200,8 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
   def->set_framework(model.framework);
   def->set_source_sha256(model.source_sha256);
   def->set_target(model.target);
-  for (const auto& io : model.inputs) {
-    IoDesc* d = def->add_inputs();
-    d->set_name(io.name);
-    EncodeDesc(io.desc, d->mutable_desc());
-  }
-  for (const auto& io : model.outputs) {
-    IoDesc* d = def->add_outputs();
-    d->set_name(io.name);
-    EncodeDesc(io.desc, d->mutable_desc());
-  }
+  for (const auto& io : model.inputs) EncodeIo(io, def->add_inputs());
+  for (const auto& io : model.outputs) EncodeIo(io, def->add_outputs());
   auto options = model.options;
   std::sort(options.begin(), options.end());
   for (const auto& [k, v] : options) {
@@ -214,6 +211,19 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
   }
   GE_RETURN_IF_ERROR(EncodeGraph(*model.graph, def->mutable_graph(), weights));
   EncodePlan(model, def);
+  def->set_dynamic(model.dynamic);
+  for (size_t i = 0; i < model.partitions.size(); ++i) {
+    const SubgraphPlan& p = model.partitions[i];
+    GE_ASSIGN_OR_RETURN(Model sub, PartitionModel(model, i));
+    ModelDef plan;
+    EncodePlan(sub, &plan);
+    SubgraphPlanDef* d = def->add_partitions();
+    d->set_node(p.node);
+    for (const auto& io : p.inputs) EncodeIo(io, d->add_inputs());
+    for (const auto& io : p.outputs) EncodeIo(io, d->add_outputs());
+    *d->mutable_memory() = std::move(*plan.mutable_memory());
+    *d->mutable_streams() = std::move(*plan.mutable_streams());
+  }
   return Status::Ok();
 }
 
@@ -258,6 +268,30 @@ Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t 
                      src.node->output_desc(src.index).ToString());
   }
   GE_RETURN_IF_ERROR(DecodePlan(def, m));
+  m.dynamic = def.dynamic();
+  if (!m.dynamic && def.partitions_size() > 0) return Corrupt("a static model lists partitions");
+  for (const SubgraphPlanDef& d : def.partitions()) {
+    SubgraphPlan p;
+    p.node = d.node();
+    for (const auto& io : d.inputs()) {
+      GE_ASSIGN_OR_RETURN(TensorDesc desc, dec.Desc(io.desc(), "partition " + d.node() + " input " + io.name()));
+      p.inputs.push_back({io.name(), desc});
+    }
+    for (const auto& io : d.outputs()) {
+      GE_ASSIGN_OR_RETURN(TensorDesc desc, dec.Desc(io.desc(), "partition " + d.node() + " output " + io.name()));
+      p.outputs.push_back({io.name(), desc});
+    }
+    m.partitions.push_back(std::move(p));
+    // The plan is checked against the subgraph as a static model's is.
+    GE_ASSIGN_OR_RETURN(Model sub, PartitionModel(m, m.partitions.size() - 1));
+    ModelDef plan;
+    *plan.mutable_memory() = d.memory();
+    *plan.mutable_streams() = d.streams();
+    Status s = DecodePlan(plan, sub);
+    if (!s.ok()) return Corrupt("partition " + d.node() + ": " + s.message());
+    m.partitions.back().memory = std::move(sub.memory);
+    m.partitions.back().streams = std::move(sub.streams);
+  }
   return m;
 }
 

@@ -5,7 +5,8 @@
 namespace ge {
 
 bool IsStructuralNode(const Node& node) {
-  return node.type() == op::kData || node.type() == op::kNetOutput || node.type() == op::kConst;
+  return node.type() == op::kData || node.type() == op::kNetOutput || node.type() == op::kConst ||
+         node.type() == op::kPartitionedCall;
 }
 
 hal::KernelSpec BuildKernelSpec(const Node& node) {

@@ -33,6 +33,9 @@ void RegisterIrOps(OpRegistry& r) {
     return Status::Ok();
   }));
   r.Register(OpBuilder("TransData").Inputs(1, 1).Infer(InferTransData));
+  // A known-shape cluster of a dynamic model (the partitioner makes them):
+  // its descs are its subgraph's IO, set when it is made.
+  r.Register(OpBuilder(op::kPartitionedCall).Inputs(0, -1).Outputs(0, -1));
 }
 
 }  // namespace ge

@@ -2,18 +2,44 @@
 
 namespace ge {
 
-void DescribeModelIo(Model& model) {
-  model.inputs.clear();
-  model.outputs.clear();
-  for (Node* d : model.graph->InputNodes()) model.inputs.push_back({d->name(), d->output_desc(0)});
-  Node* out = model.graph->OutputNode();
+void DescribeGraphIo(const Graph& graph, std::vector<IoDesc>& inputs, std::vector<IoDesc>& outputs) {
+  inputs.clear();
+  outputs.clear();
+  for (Node* d : graph.InputNodes()) inputs.push_back({d->name(), d->output_desc(0)});
+  Node* out = graph.OutputNode();
   if (!out) return;
   auto names = out->GetStrings("output_names");
   for (size_t i = 0; i < out->num_inputs(); ++i) {
     Endpoint src = out->InputSource(i);
     std::string name = i < names.size() ? names[i] : (src.valid() ? src.node->name() : "output" + std::to_string(i));
-    model.outputs.push_back({name, src.valid() ? src.node->output_desc(src.index) : TensorDesc()});
+    outputs.push_back({name, src.valid() ? src.node->output_desc(src.index) : TensorDesc()});
   }
+}
+
+void DescribeModelIo(Model& model) { DescribeGraphIo(*model.graph, model.inputs, model.outputs); }
+
+Result<Model> PartitionModel(const Model& root, size_t i) {
+  if (i >= root.partitions.size() || !root.graph) return Internal("model " + root.name + " has no partition " + std::to_string(i));
+  const SubgraphPlan& plan = root.partitions[i];
+  Node* call = root.graph->FindNode(plan.node);
+  if (!call || call->type() != op::kPartitionedCall)
+    return Corrupt("model " + root.name + ": partition " + std::to_string(i) + " names " + plan.node +
+                   ", which is not a PartitionedCall node of the graph");
+  auto it = call->subgraphs().find("f");
+  if (it == call->subgraphs().end() || !it->second)
+    return Corrupt("model " + root.name + ": node " + call->Label() + " has no subgraph \"f\"");
+  Model m;
+  m.name = root.name + "/" + plan.node;
+  m.producer = root.producer;
+  m.framework = root.framework;
+  m.target = root.target;
+  m.options = root.options;
+  m.graph = it->second->Clone();
+  m.inputs = plan.inputs;
+  m.outputs = plan.outputs;
+  m.memory = plan.memory;
+  m.streams = plan.streams;
+  return m;
 }
 
 }  // namespace ge

@@ -334,7 +334,7 @@ TEST_F(RunMsameTest, ErrorsAreOneLine) {
            {om, {"--outputSize", "16,16"}, {"--outputSize", "1 outputs"}},
            {om, {"--output_dirname", "res"}, {"--output_dirname", "needs --output"}},
            {om, {"--output", Path("out"), "--outfmt", "CSV"}, {"--outfmt", "CSV"}},
-           {om, {"--dymHW", "224,224"}, {"--dymHW", "static shapes"}},
+           {om, {"--dymHW", "224,224"}, {"--dymHW", "no gears"}},
            {om, {"--dump", "true"}, {"--dump", "ge-dump"}},
            {om, {"--debug", "maybe"}, {"--debug maybe"}},
            {om, {"--pure_data_type", "ones"}, {"--pure_data_type"}},

@@ -1,7 +1,10 @@
 // prepare: every node must be known to the op registry and runnable by the
 // backend. All failures are reported at once, one per node, so a user learns
 // everything that is missing from one run.
+#include <spdlog/spdlog.h>
+
 #include "pass.h"
+#include "partition/dynamic_shape_partitioner.h"
 #include "ge/ops/op_registry.h"
 #include "hal/device.h"
 #include "ge/ops/kernel_spec.h"
@@ -32,6 +35,14 @@ Status CheckSupport(Graph& g, const PassContext& ctx) {
       problems.push_back("node " + n->Label() + ": op type not supported");
       continue;
     }
+    // A node of unknown shape is asked again at run time, per shape (the v2
+    // runtime's PrepareKernel, whose error names it); the backend's support
+    // checks are for concrete shapes, so here only its op type is.
+    if (partition::IsUnknownShapeNode(*n)) {
+      if (!ctx.device->kernels().HasOp(n->type()))
+        problems.push_back("node " + n->Label() + ": no kernel for op type " + n->type());
+      continue;
+    }
     // The backend's answer names the node already (hal/kernel.h).
     Status s = ctx.device->kernels().Supports(BuildKernelSpec(*n));
     if (!s.ok()) problems.push_back(s.message());
@@ -39,18 +50,21 @@ Status CheckSupport(Graph& g, const PassContext& ctx) {
   return Report(problems);
 }
 
-// Also refuses, before any pass evaluates or folds them, tensors larger than
-// the memory limit (a static f32[2^32,2^32] is too large, not dynamic).
-Status StaticShapeCheck(Graph& g, const PassContext& ctx) {
+// Refuses, before any pass evaluates or folds them, tensors larger than the
+// memory limit (a static f32[2^32,2^32] is too large, not dynamic). Unknown
+// shapes pass: the partition stage gives them to the v2 runtime.
+Status ShapeCheck(Graph& g, const PassContext& ctx) {
   const int64_t limit = EffectiveMemoryLimit(ctx.options->max_memory);
+  int dynamic = 0;
   for (Node* n : g.nodes())
     for (size_t i = 0; i < n->num_outputs(); ++i) {
-      const std::string what = "node " + n->Label() + " output " + std::to_string(i);
-      if (!n->output_desc(i).is_static())
-        return Unsupported(what + " has the dynamic shape " + n->output_desc(i).ToString() +
-                           "; dynamic shapes are not supported yet: fix the input shapes with --input_shape");
-      GE_RETURN_IF_ERROR(CheckTensorSize(n->output_desc(i), what, limit));
+      if (!n->output_desc(i).is_static()) {
+        ++dynamic;
+        continue;
+      }
+      GE_RETURN_IF_ERROR(CheckTensorSize(n->output_desc(i), "node " + n->Label() + " output " + std::to_string(i), limit));
     }
+  if (dynamic) spdlog::info("shape check: {} tensor(s) of unknown shape: the model is dynamic", dynamic);
   return Status::Ok();
 }
 
@@ -58,6 +72,6 @@ Status StaticShapeCheck(Graph& g, const PassContext& ctx) {
 
 Pass CheckKnownOpsPass() { return Pass{"check_known_ops", "prepare", CheckKnownOps}; }
 Pass CheckSupportPass() { return Pass{"check_support", "prepare", CheckSupport}; }
-Pass StaticShapeCheckPass() { return Pass{"static_shape_check", "prepare", StaticShapeCheck}; }
+Pass ShapeCheckPass() { return Pass{"shape_check", "prepare", ShapeCheck}; }
 
 }  // namespace ge

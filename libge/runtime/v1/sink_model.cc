@@ -157,6 +157,14 @@ const rt::ExecuteStats* SinkStats(const SinkLoadedModel& m) {
 namespace ge {
 
 Result<std::unique_ptr<SinkLoadedModel>> LoadSinkModel(const Model& model, const SinkOptions& options) {
+  if (model.dynamic) {
+    std::string names;
+    for (const IoDesc& io : model.inputs)
+      if (!io.desc.is_static()) names += (names.empty() ? "" : ", ") + io.name + " " + io.desc.ToString();
+    return InvalidArgument("model " + model.name + " has dynamic shapes (" +
+                           (names.empty() ? std::string("shapes computed from values") : "inputs " + names) +
+                           "): sink mode runs static plans only; run it in v2 mode, or compile fixed shapes with --input_shape");
+  }
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
   auto program = rt::BuildProgram(model, *device, options.max_memory);
   if (!program.ok()) return program.status().Annotated("sink load of " + model.name);

@@ -123,7 +123,10 @@ Result<std::unique_ptr<LoadedModel>> LoadV2(std::shared_ptr<const rt::Program> p
   return std::unique_ptr<LoadedModel>(std::move(m));
 }
 
+Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options);  // model_v2_executor.cc
+
 Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const LoadOptions& options) {
+  if (model.dynamic) return LoadDynamicV2(model, options);
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
   GE_ASSIGN_OR_RETURN(auto program, rt::BuildProgram(model, *device, options.max_memory));
   return LoadV2(std::move(program));

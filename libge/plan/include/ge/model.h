@@ -18,6 +18,22 @@ struct IoDesc {
   TensorDesc desc;
 };
 
+// The plan of one known-shape cluster of a dynamic model: the subgraph "f"
+// of the root graph's PartitionedCall node `node`, planned like a static
+// model (docs/dynamic-shapes.md).
+struct SubgraphPlan {
+  std::string node;
+  std::vector<IoDesc> inputs;
+  std::vector<IoDesc> outputs;
+  MemoryPlan memory;
+  std::vector<StreamTasks> streams;
+  // A dynamic model (unknown shapes left after compilation) has no plan of
+  // its own: its graph is the root graph, run by the v2 runtime node by node,
+  // and each of its PartitionedCall nodes has a plan here.
+  bool dynamic = false;
+  std::vector<SubgraphPlan> partitions;
+};
+
 struct Model {
   std::string name;
   std::string producer;       // "ge-atc 0.1.0"
@@ -34,10 +50,21 @@ struct Model {
   // never planned).
   MemoryPlan memory;
   std::vector<StreamTasks> streams;
+  // A dynamic model (unknown shapes left after compilation) has no plan of
+  // its own: its graph is the root graph, run by the v2 runtime node by node,
+  // and each of its PartitionedCall nodes has a plan here.
+  bool dynamic = false;
+  std::vector<SubgraphPlan> partitions;
 };
 
 // Fills inputs/outputs from the graph's Data nodes and NetOutput (attr
 // "output_names" names the outputs; else the producer's name).
 void DescribeModelIo(Model& model);
+void DescribeGraphIo(const Graph& graph, std::vector<IoDesc>& inputs, std::vector<IoDesc>& outputs);
+
+// Partition `i` of a dynamic model as a static Model of its own (the
+// subgraph is copied; constant bytes are shared): what the runtimes load
+// for a PartitionedCall node. An error names what is missing.
+Result<Model> PartitionModel(const Model& root, size_t i);
 
 }  // namespace ge

@@ -21,9 +21,24 @@
 
 namespace ge {
 
+// An input of a shaped execute: the caller's bytes with their dims.
+struct TensorView {
+  DataType dtype = DataType::kUndefined;
+  std::vector<int64_t> dims;
+  const void* data = nullptr;
+};
+
 class LoadedModel {
  public:
   virtual ~LoadedModel() = default;
+  // True when an input or output shape is known only per call (a dynamic
+  // model, docs/dynamic-shapes.md): run it with ExecuteShaped.
+  virtual bool dynamic() const { return false; }
+  // Inputs with their own dims: any dims the model's inputs allow (a -1 dim
+  // takes any size; a static model takes its own dims only). The outputs
+  // come back with the dims this call gave them, owning their bytes. A
+  // mismatch is an InvalidArgument naming the input.
+  virtual Status ExecuteShaped(const std::vector<TensorView>& inputs, std::vector<Tensor>& outputs);
   virtual const std::vector<IoDesc>& inputs() const = 0;
   virtual const std::vector<IoDesc>& outputs() const = 0;
   // inputs[i] holds inputs()[i].desc.Bytes() bytes, outputs[j] has room for

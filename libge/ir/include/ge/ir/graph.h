@@ -25,6 +25,9 @@ namespace op {
 inline constexpr const char* kData = "Data";
 inline constexpr const char* kNetOutput = "NetOutput";
 inline constexpr const char* kConst = "Const";  // attr "value": Tensor
+// A known-shape cluster of a dynamic model (the partitioner's): subgraph "f",
+// compiled and planned like a static model.
+inline constexpr const char* kPartitionedCall = "PartitionedCall";
 }  // namespace op
 
 // One end of a data edge: output `index` of `node` (source side) or input
@@ -146,6 +149,9 @@ class Graph {
   Result<std::vector<Node*>> TopologicalOrder() const;
   // Deep copy (constant bytes are shared).
   std::unique_ptr<Graph> Clone() const;
+  // Adds a copy of `src` (from any graph): type, name, attributes, descs and
+  // subgraphs (deep), with no edges.
+  Node* AddNodeCopy(const Node& src);
 
  private:
   std::string name_;

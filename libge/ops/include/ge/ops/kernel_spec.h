@@ -14,7 +14,8 @@ namespace ge {
 // is left empty for the caller to fill.
 hal::KernelSpec BuildKernelSpec(const Node& node);
 
-// Nodes that run no kernel: graph inputs/outputs and constants.
+// Nodes that run no kernel of their own: graph inputs/outputs, constants and
+// PartitionedCall (its subgraph runs as a model).
 bool IsStructuralNode(const Node& node);
 
 }  // namespace ge

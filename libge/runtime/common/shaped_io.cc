@@ -1,0 +1,48 @@
+#include "common/shaped_io.h"
+
+namespace ge {
+namespace rt {
+
+Status CheckShapedInputs(const std::vector<IoDesc>& descs, const std::vector<TensorView>& inputs) {
+  if (inputs.size() != descs.size())
+    return InvalidArgument("the model takes " + std::to_string(descs.size()) + " inputs, got " + std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorDesc& d = descs[i].desc;
+    const TensorView& t = inputs[i];
+    const std::string what = "input " + descs[i].name;
+    if (t.dtype != d.dtype)
+      return InvalidArgument(what + " is " + DataTypeName(t.dtype) + ", the model takes " + DataTypeName(d.dtype));
+    for (int64_t x : t.dims)
+      if (x < 0) return InvalidArgument(what + ": dims " + DimsToString(t.dims) + " must be known");
+    if (NumElements(t.dims) > 0 && !t.data) return InvalidArgument(what + " has no data");
+    if (d.unknown_rank()) continue;
+    bool ok = t.dims.size() == d.dims.size();
+    for (size_t k = 0; ok && k < d.dims.size(); ++k) ok = d.dims[k] < 0 || d.dims[k] == t.dims[k];
+    if (!ok)
+      return InvalidArgument(what + " has dims " + DimsToString(t.dims) + ", the model takes " + d.ToString());
+  }
+  return Status::Ok();
+}
+
+}  // namespace rt
+
+// Static models: the dims are the model's; the outputs are sized by it.
+Status LoadedModel::ExecuteShaped(const std::vector<TensorView>& inputs, std::vector<Tensor>& outputs) {
+  GE_RETURN_IF_ERROR(rt::CheckShapedInputs(this->inputs(), inputs));
+  std::vector<const void*> in;
+  for (const TensorView& t : inputs) in.push_back(t.data);
+  std::vector<std::vector<uint8_t>> bytes(this->outputs().size());
+  std::vector<void*> out;
+  for (size_t j = 0; j < bytes.size(); ++j) {
+    const int64_t b = this->outputs()[j].desc.Bytes();
+    if (b < 0) return Internal("output " + this->outputs()[j].name + " has no static size");
+    bytes[j].resize(static_cast<size_t>(b));
+    out.push_back(bytes[j].data());
+  }
+  GE_RETURN_IF_ERROR(Execute(in, out));
+  outputs.clear();
+  for (size_t j = 0; j < bytes.size(); ++j) outputs.emplace_back(this->outputs()[j].desc, std::move(bytes[j]));
+  return Status::Ok();
+}
+
+}  // namespace ge

@@ -1,0 +1,121 @@
+#include "v2/lowering.h"
+
+#include <set>
+
+#include "ge/ops/kernel_spec.h"
+#include "ge/ops/op_registry.h"
+
+namespace ge::v2 {
+namespace {
+
+// Frees the values whose last reader just ran.
+struct FreeContext {
+  RunState* state;
+  std::vector<Value*> values;
+};
+
+int FreeMemory(void* context) {
+  auto* c = static_cast<FreeContext*>(context);
+  for (Value* v : c->values) c->state->memory->Free(*v);
+  return 0;
+}
+
+}  // namespace
+
+const NodeConverterRegistry& NodeConverterRegistry::Global() {
+  static const NodeConverterRegistry* r = [] {
+    auto* reg = new NodeConverterRegistry;
+    RegisterBuiltinConverters(*reg);
+    return reg;
+  }();
+  return *r;
+}
+
+const NodeConverter& NodeConverterRegistry::Find(const std::string& type) const {
+  auto it = converters_.find(type);
+  return it != converters_.end() ? it->second : default_;
+}
+
+Value* Lowering::ValueOf(const Node* node, int output) {
+  auto key = std::make_pair(node, output);
+  auto it = values_.find(key);
+  if (it != values_.end()) return it->second;
+  Value* v = &value_store_.emplace_back();
+  const TensorDesc& d = node->output_desc(static_cast<size_t>(output));
+  v->dtype = d.dtype;
+  v->dims = d.dims;
+  v->channel_block = ChannelBlockOf(d.format);
+  values_.emplace(key, v);
+  return v;
+}
+
+int Lowering::ViewOf(const Node& node, size_t out) {
+  if (IsStructuralNode(node)) return -1;
+  const OpDef* def = OpRegistry::Global().Find(node.type());
+  if (!def || def->memory.reference_outputs.size() < node.num_outputs()) return -1;
+  // Only when every output is a view: the node then runs no kernel at all.
+  for (size_t j = 0; j < node.num_outputs(); ++j) {
+    const int in = def->memory.reference_outputs[j];
+    if (in < 0 || !node.HasInput(static_cast<size_t>(in))) return -1;
+    // A view keeps the bytes: same dtype, same layout.
+    const Endpoint src = node.InputSource(static_cast<size_t>(in));
+    const TensorDesc& a = src.node->output_desc(src.index);
+    const TensorDesc& b = node.output_desc(j);
+    if (a.dtype != b.dtype || a.format != b.format) return -1;
+  }
+  return def->memory.reference_outputs[out];
+}
+
+Status Lowering::Run() {
+  GE_ASSIGN_OR_RETURN(std::vector<Node*> order, graph_.TopologicalOrder());
+  // The owner of each value's memory (views resolved), its last reader, and
+  // the values the user gets back (never freed inside Main).
+  auto owner = [&](Endpoint e) {
+    while (e.valid()) {
+      const int in = ViewOf(*e.node, static_cast<size_t>(e.index));
+      if (in < 0) break;
+      e = e.node->InputSource(static_cast<size_t>(in));
+    }
+    return e;
+  };
+  for (Node* n : order)
+    for (size_t j = 0; j < n->num_outputs(); ++j) {
+      const Endpoint o = owner(Endpoint{n, static_cast<int>(j)});
+      if (o.node != n) ValueOf(n, static_cast<int>(j))->owner = ValueOf(o);
+    }
+  std::map<const Node*, std::vector<Endpoint>> frees_after;
+  {
+    std::map<std::pair<const Node*, int>, const Node*> last;
+    std::set<std::pair<const Node*, int>> kept;
+    for (Node* n : order)
+      for (size_t i = 0; i < n->num_inputs(); ++i) {
+        if (!n->HasInput(i)) continue;
+        const Endpoint o = owner(n->InputSource(i));
+        const auto key = std::make_pair(static_cast<const Node*>(o.node), o.index);
+        last[key] = n;
+        if (n->type() == op::kNetOutput) kept.insert(key);
+      }
+    for (const auto& [key, reader] : last) {
+      const Node* producer = key.first;
+      // Only op outputs own allocator memory: Data, Const and partition IO
+      // bound elsewhere are not freed here (partition outputs are).
+      if (kept.count(key) || producer->type() == op::kData || producer->type() == op::kConst) continue;
+      frees_after[reader].push_back(Endpoint{const_cast<Node*>(producer), key.second});
+    }
+  }
+  const NodeConverterRegistry& registry = NodeConverterRegistry::Global();
+  for (Node* n : order) {
+    const NodeConverter& convert = registry.Find(n->type());
+    if (!convert) return Internal("v2 lowering: no converter for " + n->Label());
+    GE_RETURN_IF_ERROR(convert(*n, *this));
+    auto it = frees_after.find(n);
+    if (it == frees_after.end()) continue;
+    auto* c = Make<FreeContext>();
+    c->state = &state_;
+    for (const Endpoint& e : it->second) c->values.push_back(ValueOf(e));
+    AddMain(FreeMemory, c);
+  }
+  return Status::Ok();
+}
+
+}  // namespace ge::v2

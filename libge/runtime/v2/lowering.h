@@ -1,0 +1,103 @@
+// Lowering of a dynamic model (runtime-execution.txt §4.2, static-executor.txt
+// §7): the root graph becomes an ExecuteGraph of value slots and C nodes.
+// Each node kind has a NodeConverter (registry below) that adds what the
+// node needs to Init, Main and DeInit:
+//   Data             Main: the user's buffer and dims bound to its value;
+//   Const            Init: the bytes copied to the device once;
+//   PartitionedCall  Init: DavinciModelCreate (its plan loaded as a sink
+//                    model); Main: AllocMemory for its outputs, then
+//                    DavinciModelExecute (IO addresses refreshed, the whole
+//                    subgraph run with one HAL call);
+//   any other op     Main: InferShape, PrepareKernel (cached per shape),
+//                    AllocMemory, Launch; FreeMemory after a value's last use;
+//   NetOutput        Main: the outputs' values handed back.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/model.h"
+#include "hal/device.h"
+#include "v2/execute_graph.h"
+#include "v2/value.h"
+
+namespace ge::v2 {
+
+class Lowering;
+using NodeConverter = std::function<Status(Node& node, Lowering& l)>;
+
+class NodeConverterRegistry {
+ public:
+  static const NodeConverterRegistry& Global();
+  void Register(const std::string& type, NodeConverter c) { converters_[type] = std::move(c); }
+  void RegisterDefault(NodeConverter c) { default_ = std::move(c); }
+  // The converter of `type`: its own, else the default (a kernel op).
+  const NodeConverter& Find(const std::string& type) const;
+
+ private:
+  std::map<std::string, NodeConverter> converters_;
+  NodeConverter default_;
+};
+
+// What converters build into; owns every value slot and node context (their
+// addresses are stable: Main holds pointers to them).
+class Lowering {
+ public:
+  // `device_name`: what the partitions' sink models load on (the registry
+  // name of `device`).
+  Lowering(const Model& model, hal::Device& device, std::string device_name, RunState& state, Graph& graph)
+      : model_(model), device_(device), device_name_(std::move(device_name)), state_(state), graph_(graph) {}
+
+  const Model& model() const { return model_; }
+  hal::Device& device() { return device_; }
+  const std::string& device_name() const { return device_name_; }
+  RunState& state() { return state_; }
+  Graph& graph() { return graph_; }
+  ExecuteGraph& exec() { return exec_; }
+
+  // The slot of a node output (created on first use).
+  Value* ValueOf(const Node* node, int output);
+  Value* ValueOf(Endpoint e) { return ValueOf(e.node, e.index); }
+  template <typename T, typename... Args>
+  T* Make(Args&&... args) {
+    auto p = std::make_shared<T>(std::forward<Args>(args)...);
+    T* raw = p.get();
+    owned_.push_back(std::move(p));
+    return raw;
+  }
+  void AddMain(ExecFunc f, void* context) { exec_.main.push_back(ExecNode{f, context}); }
+
+  // Graph IO, in the model's order.
+  std::vector<Value*>& inputs() { return inputs_; }
+  std::vector<Value*>& outputs() { return outputs_; }
+  std::deque<Value>& values() { return value_store_; }
+
+  // The whole root graph, converter by converter in topological order; a
+  // FreeMemory node follows the last reader of each value that owns memory.
+  Status Run();
+
+  // The input of `node` whose memory output `out` shares (a view op:
+  // Reshape, Squeeze, Identity ...), or -1.
+  static int ViewOf(const Node& node, size_t out);
+
+ private:
+  const Model& model_;
+  hal::Device& device_;
+  std::string device_name_;
+  RunState& state_;
+  Graph& graph_;
+  ExecuteGraph exec_;
+  std::map<std::pair<const Node*, int>, Value*> values_;
+  std::deque<Value> value_store_;
+  std::vector<std::shared_ptr<void>> owned_;
+  std::vector<Value*> inputs_, outputs_;
+};
+
+// Registered converters (lowering_converters.cc).
+void RegisterBuiltinConverters(NodeConverterRegistry& r);
+
+}  // namespace ge::v2

@@ -1,0 +1,322 @@
+// The NodeConverters of the root graph of a dynamic model (lowering.h).
+#include <algorithm>
+#include <cstring>
+
+#include "ge/ops/kernel_spec.h"
+#include "ge/ops/op_registry.h"
+#include "ge/runtime.h"
+#include "v2/lowering.h"
+
+namespace ge::v2 {
+namespace {
+
+// ---------------------------------------------------------------- Data, Const
+
+Status ConvertData(Node& n, Lowering& l) {
+  const int64_t index = n.GetInt("index", 0);
+  auto& in = l.inputs();
+  if (index < 0 || index >= static_cast<int64_t>(l.model().inputs.size()))
+    return Corrupt("v2 lowering: " + n.Label() + " has input index " + std::to_string(index));
+  if (in.size() < l.model().inputs.size()) in.resize(l.model().inputs.size(), nullptr);
+  in[static_cast<size_t>(index)] = l.ValueOf(&n, 0);  // bound per call (ModelV2Executor::Execute)
+  return Status::Ok();
+}
+
+// Init: the constant's bytes in device memory once, aligned for the kernels.
+struct ConstContext {
+  hal::DeviceBuffer buffer;
+};
+
+Status ConvertConst(Node& n, Lowering& l) {
+  const Tensor* t = n.GetTensor("value");
+  if (!t) return Corrupt("v2 lowering: " + n.Label() + " has no value");
+  Value* v = l.ValueOf(&n, 0);
+  auto* c = l.Make<ConstContext>();
+  hal::Device* device = &l.device();
+  l.exec().init.push_back([c, v, t, device]() -> Status {
+    GE_ASSIGN_OR_RETURN(c->buffer, device->Allocate(std::max<size_t>(t->size(), 1)));
+    if (t->size()) std::memcpy(c->buffer.data(), t->data(), t->size());
+    v->data = c->buffer.data();
+    v->bytes = t->size();
+    return Status::Ok();
+  });
+  return Status::Ok();
+}
+
+Status ConvertNetOutput(Node& n, Lowering& l) {
+  for (size_t i = 0; i < n.num_inputs(); ++i) {
+    if (!n.HasInput(i)) return Corrupt("v2 lowering: output " + std::to_string(i) + " is unconnected");
+    l.outputs().push_back(l.ValueOf(n.InputSource(i)));
+  }
+  return Status::Ok();
+}
+
+// ------------------------------------------------------------ PartitionedCall
+
+// A known-shape subgraph run as a sink model (static-executor.txt §7):
+// created in Init, its IO addresses refreshed and the whole subgraph run by
+// one HAL call per execute.
+struct PartitionContext {
+  RunState* state = nullptr;
+  std::unique_ptr<SinkLoadedModel> model;
+  std::vector<Value*> in, out;
+  std::vector<DataBuffer> in_buffers;
+  std::vector<MutableBuffer> out_buffers;
+};
+
+int AllocPartitionOutputs(void* context) {
+  auto* c = static_cast<PartitionContext*>(context);
+  for (Value* v : c->out) {
+    v->bytes = v->ComputeBytes();
+    if (Status s = c->state->memory->Alloc(*v); !s.ok()) return c->state->Fail(s);
+  }
+  return 0;
+}
+
+int DavinciModelExecute(void* context) {
+  auto* c = static_cast<PartitionContext*>(context);
+  for (size_t i = 0; i < c->in.size(); ++i) c->in_buffers[i] = DataBuffer{c->in[i]->data, c->in[i]->bytes};
+  for (size_t j = 0; j < c->out.size(); ++j) c->out_buffers[j] = MutableBuffer{c->out[j]->data, c->out[j]->bytes};
+  Status s = c->model->Execute(c->in_buffers, c->out_buffers, std::chrono::milliseconds(0));
+  return s.ok() ? 0 : c->state->Fail(s);
+}
+
+Status ConvertPartitionedCall(Node& n, Lowering& l) {
+  const auto& parts = l.model().partitions;
+  auto it = std::find_if(parts.begin(), parts.end(), [&](const SubgraphPlan& p) { return p.node == n.name(); });
+  if (it == parts.end()) return Corrupt("v2 lowering: " + n.Label() + " has no plan in the model");
+  const size_t index = static_cast<size_t>(it - parts.begin());
+  auto* c = l.Make<PartitionContext>();
+  c->state = &l.state();
+  for (size_t i = 0; i < n.num_inputs(); ++i) {
+    if (!n.HasInput(i)) return Corrupt("v2 lowering: " + n.Label() + " input " + std::to_string(i) + " is unconnected");
+    c->in.push_back(l.ValueOf(n.InputSource(i)));
+  }
+  for (size_t j = 0; j < n.num_outputs(); ++j) c->out.push_back(l.ValueOf(&n, static_cast<int>(j)));
+  c->in_buffers.resize(c->in.size());
+  c->out_buffers.resize(c->out.size());
+  const Model& root = l.model();
+  const std::string device = l.device_name();
+  // DavinciModelCreate.
+  l.exec().init.push_back([c, &root, index, device]() -> Status {
+    GE_ASSIGN_OR_RETURN(Model sub, PartitionModel(root, index));
+    SinkOptions options;
+    options.device = device;
+    GE_ASSIGN_OR_RETURN(c->model, LoadSinkModel(sub, options));
+    return Status::Ok();
+  });
+  l.exec().deinit.push_back([c] { c->model.reset(); });
+  l.AddMain(AllocPartitionOutputs, c);
+  l.AddMain(DavinciModelExecute, c);
+  return Status::Ok();
+}
+
+// ------------------------------------------------------- unknown-shape ops
+
+// One prepared kernel: created for these input dims and value-input bytes.
+struct Prepared {
+  std::vector<std::vector<int64_t>> dims;
+  std::vector<std::vector<uint8_t>> values;  // the value inputs' bytes (the kernel's constants)
+  std::unique_ptr<hal::Kernel> kernel;
+};
+
+// Shared by the C nodes of one op: InferShape, PrepareKernel, AllocMemory,
+// Launch (or View for ops whose outputs are views of an input).
+struct OpContext {
+  RunState* state = nullptr;
+  hal::Device* device = nullptr;
+  Node* node = nullptr;  // in the model instance's own graph: its descs are this call's
+  const OpDef* def = nullptr;
+  std::vector<Value*> in, out;
+  std::vector<int> view_of;             // per output: the input it views, or -1
+  std::vector<const Node*> constants;   // per input: the Const producer, or null
+  std::vector<int> value_inputs;        // OpDef::value_inputs present here
+  // InferShape runs only when the dims or the value inputs changed.
+  bool inferred = false;
+  std::vector<std::vector<int64_t>> last_dims;
+  std::vector<std::vector<uint8_t>> last_values;
+  bool computed = false;  // outputs sized by the kernel (OpDef::computed_shape)
+  // Prepared kernels, most recent first; a bounded cache per node.
+  std::vector<std::unique_ptr<Prepared>> cache;
+  Prepared* current = nullptr;
+  std::vector<const void*> in_ptrs;
+  std::vector<void*> out_ptrs;
+  std::vector<std::vector<int64_t>> computed_dims;
+};
+constexpr size_t kMaxPreparedPerNode = 8;
+
+bool SameBytes(const Value* v, const std::vector<uint8_t>& bytes) {
+  return v->bytes == bytes.size() && (bytes.empty() || std::memcmp(v->data, bytes.data(), bytes.size()) == 0);
+}
+
+std::vector<uint8_t> CopyBytes(const Value* v) {
+  const auto* p = static_cast<const uint8_t*>(v->data);
+  return p ? std::vector<uint8_t>(p, p + v->bytes) : std::vector<uint8_t>();
+}
+
+int InferShape(void* context) {
+  auto* c = static_cast<OpContext*>(context);
+  if (c->inferred) {
+    bool same = true;
+    for (size_t i = 0; i < c->in.size() && same; ++i)
+      if (c->in[i] && c->in[i]->dims != c->last_dims[i]) same = false;
+    for (size_t k = 0; k < c->value_inputs.size() && same; ++k)
+      same = SameBytes(c->in[c->value_inputs[k]], c->last_values[k]);
+    if (same) return 0;
+  }
+  for (size_t i = 0; i < c->in.size(); ++i)
+    if (c->in[i]) c->last_dims[i] = c->in[i]->dims;
+  for (size_t k = 0; k < c->value_inputs.size(); ++k) c->last_values[k] = CopyBytes(c->in[c->value_inputs[k]]);
+  Node& n = *c->node;
+  // Values of inputs: constants, and the declared value inputs from memory.
+  std::vector<Tensor> values(c->in.size());
+  auto value_of = [c, &values](size_t i) -> const Tensor* {
+    if (i >= c->in.size() || !c->in[i]) return nullptr;
+    if (c->constants[i]) return c->constants[i]->GetTensor("value");
+    if (std::find(c->value_inputs.begin(), c->value_inputs.end(), static_cast<int>(i)) == c->value_inputs.end())
+      return nullptr;
+    if (values[i].empty()) {
+      const Value* v = c->in[i];
+      values[i] = Tensor(TensorDesc(v->dtype, v->dims), v->data, v->bytes);
+    }
+    return &values[i];
+  };
+  if (Status s = InferNode(n, value_of); !s.ok()) return c->state->Fail(s);
+  for (size_t j = 0; j < c->out.size(); ++j) {
+    const TensorDesc& d = n.output_desc(j);
+    if (!d.is_static() && !c->computed)
+      return c->state->Fail(InvalidArgument("node " + n.Label() + ": output " + std::to_string(j) + " is " + d.ToString() +
+                                            " after inference at run time"));
+    c->out[j]->dtype = d.dtype;
+    c->out[j]->dims = d.dims;
+  }
+  c->inferred = true;
+  return 0;
+}
+
+int PrepareKernel(void* context) {
+  auto* c = static_cast<OpContext*>(context);
+  auto matches = [c](const Prepared& p) {
+    for (size_t i = 0; i < c->in.size(); ++i)
+      if (c->in[i] && c->in[i]->dims != p.dims[i]) return false;
+    for (size_t k = 0; k < c->value_inputs.size(); ++k)
+      if (!SameBytes(c->in[c->value_inputs[k]], p.values[k])) return false;
+    return true;
+  };
+  if (c->current && matches(*c->current)) return 0;
+  for (size_t i = 0; i < c->cache.size(); ++i)
+    if (matches(*c->cache[i])) {
+      std::rotate(c->cache.begin(), c->cache.begin() + static_cast<long>(i), c->cache.begin() + static_cast<long>(i) + 1);
+      c->current = c->cache.front().get();
+      return 0;
+    }
+  auto p = std::make_unique<Prepared>();
+  p->dims.resize(c->in.size());
+  for (size_t i = 0; i < c->in.size(); ++i)
+    if (c->in[i]) p->dims[i] = c->in[i]->dims;
+  for (int k : c->value_inputs) p->values.push_back(CopyBytes(c->in[k]));
+  hal::KernelSpec spec = BuildKernelSpec(*c->node);
+  spec.const_inputs.assign(c->in.size(), nullptr);
+  for (size_t i = 0; i < c->in.size(); ++i)
+    if (c->constants[i]) spec.const_inputs[i] = c->in[i]->data;
+  for (size_t k = 0; k < c->value_inputs.size(); ++k)
+    spec.const_inputs[c->value_inputs[k]] = p->values[k].data();
+  auto kernel = c->device->kernels().Create(spec);
+  if (!kernel.ok()) return c->state->Fail(kernel.status());
+  p->kernel = std::move(kernel).value();
+  if (c->cache.size() >= kMaxPreparedPerNode) c->cache.pop_back();
+  c->cache.insert(c->cache.begin(), std::move(p));
+  c->current = c->cache.front().get();
+  return 0;
+}
+
+int AllocMemory(void* context) {
+  auto* c = static_cast<OpContext*>(context);
+  for (size_t i = 0; i < c->in.size(); ++i) c->in_ptrs[i] = c->in[i] ? c->in[i]->data : nullptr;
+  if (c->computed) {
+    if (Status s = c->current->kernel->OutputDims(c->in_ptrs.data(), c->computed_dims); !s.ok())
+      return c->state->Fail(s);
+    if (c->computed_dims.size() != c->out.size())
+      return c->state->Fail(Internal("node " + c->node->Label() + ": the kernel sized " +
+                                     std::to_string(c->computed_dims.size()) + " outputs"));
+    for (size_t j = 0; j < c->out.size(); ++j) {
+      c->out[j]->dims = c->computed_dims[j];
+      c->node->output_desc(j).dims = c->computed_dims[j];  // what consumers infer from
+    }
+  }
+  for (size_t j = 0; j < c->out.size(); ++j) {
+    Value* v = c->out[j];
+    v->bytes = v->ComputeBytes();
+    if (Status s = c->state->memory->Alloc(*v); !s.ok()) return c->state->Fail(s);
+    c->out_ptrs[j] = v->data;
+  }
+  return 0;
+}
+
+int Launch(void* context) {
+  auto* c = static_cast<OpContext*>(context);
+  Status s = c->current->kernel->Run(c->in_ptrs.data(), c->out_ptrs.data());
+  return s.ok() ? 0 : c->state->Fail(s);
+}
+
+// Outputs that share an input's memory: the address passes through.
+int View(void* context) {
+  auto* c = static_cast<OpContext*>(context);
+  for (size_t j = 0; j < c->out.size(); ++j) {
+    const Value* in = c->in[c->view_of[j]];
+    Value* v = c->out[j];
+    v->bytes = v->ComputeBytes();
+    if (v->bytes != in->bytes)
+      return c->state->Fail(Internal("node " + c->node->Label() + ": a view of " + std::to_string(in->bytes) +
+                                     " bytes as " + std::to_string(v->bytes)));
+    v->data = in->data;
+  }
+  return 0;
+}
+
+Status ConvertOp(Node& n, Lowering& l) {
+  const OpDef* def = OpRegistry::Global().Find(n.type());
+  if (!def) return Unsupported("v2 lowering: node " + n.Label() + ": op type not supported");
+  auto* c = l.Make<OpContext>();
+  c->state = &l.state();
+  c->device = &l.device();
+  c->node = &n;
+  c->def = def;
+  c->computed = def->computed_shape;
+  for (size_t i = 0; i < n.num_inputs(); ++i) {
+    c->in.push_back(n.HasInput(i) ? l.ValueOf(n.InputSource(i)) : nullptr);
+    Node* src = n.InputNode(i);
+    c->constants.push_back(src && src->type() == op::kConst ? src : nullptr);
+  }
+  for (int k : def->value_inputs)
+    if (k >= 0 && static_cast<size_t>(k) < c->in.size() && c->in[k] && !c->constants[k]) c->value_inputs.push_back(k);
+  for (size_t j = 0; j < n.num_outputs(); ++j) {
+    c->out.push_back(l.ValueOf(&n, static_cast<int>(j)));
+    c->view_of.push_back(Lowering::ViewOf(n, j));
+  }
+  c->last_dims.resize(c->in.size());
+  c->last_values.resize(c->value_inputs.size());
+  c->in_ptrs.resize(c->in.size());
+  c->out_ptrs.resize(c->out.size());
+  l.AddMain(InferShape, c);
+  if (!c->view_of.empty() && c->view_of[0] >= 0) {
+    l.AddMain(View, c);
+    return Status::Ok();
+  }
+  l.AddMain(PrepareKernel, c);
+  l.AddMain(AllocMemory, c);
+  l.AddMain(Launch, c);
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterBuiltinConverters(NodeConverterRegistry& r) {
+  r.Register(op::kData, ConvertData);
+  r.Register(op::kConst, ConvertConst);
+  r.Register(op::kNetOutput, ConvertNetOutput);
+  r.Register(op::kPartitionedCall, ConvertPartitionedCall);
+  r.RegisterDefault(ConvertOp);
+}
+
+}  // namespace ge::v2

@@ -1,0 +1,137 @@
+// ModelV2Executor (runtime-execution.txt §4.3): a dynamic model's lowered
+// ExecuteGraph with its three phases. Load = lower, run Init (constants,
+// partitions' sink models); Execute = bind the inputs (dims and addresses),
+// run Main, hand back the outputs with the dims this call gave them;
+// unload = DeInit.
+#include <cstring>
+
+#include <spdlog/spdlog.h>
+
+#include "common/program.h"
+#include "common/shaped_io.h"
+#include "ge/runtime.h"
+#include "v2/lowering.h"
+
+namespace ge::v2 {
+namespace {
+
+class ModelV2Executor final : public LoadedModel {
+ public:
+  ModelV2Executor(const Model& model, hal::Device& device, std::string device_name)
+      : model_(CopyModel(model)), memory_(device), device_(device), device_name_(std::move(device_name)) {}
+  ~ModelV2Executor() override {
+    if (lowering_)
+      for (auto it = lowering_->exec().deinit.rbegin(); it != lowering_->exec().deinit.rend(); ++it) (*it)();
+  }
+
+  Status Load() {
+    state_.memory = &memory_;
+    lowering_ = std::make_unique<Lowering>(model_, device_, device_name_, state_, *model_.graph);
+    GE_RETURN_IF_ERROR(lowering_->Run());
+    ExecuteGraph& g = lowering_->exec();
+    for (auto& step : g.init) GE_RETURN_IF_ERROR(step());
+    g.init.clear();
+    if (lowering_->inputs().size() != model_.inputs.size())
+      return Corrupt("model " + model_.name + ": the graph has " + std::to_string(lowering_->inputs().size()) +
+                     " Data nodes for " + std::to_string(model_.inputs.size()) + " inputs");
+    for (Value* v : lowering_->inputs())
+      if (!v) return Corrupt("model " + model_.name + ": an input has no Data node");
+    data_nodes_ = model_.graph->InputNodes();
+    staging_.resize(model_.inputs.size());
+    exec_ = SequentialExecutionData{g.main.size(), g.main.data()};
+    spdlog::debug("v2 lowering of dynamic model {}: {} Main nodes, {} partition(s)", model_.name, g.main.size(),
+                  model_.partitions.size());
+    return Status::Ok();
+  }
+
+  const std::vector<IoDesc>& inputs() const override { return model_.inputs; }
+  const std::vector<IoDesc>& outputs() const override { return model_.outputs; }
+  size_t device_bytes() const override { return memory_.device_bytes(); }
+  bool dynamic() const override { return true; }
+
+  Status Execute(const std::vector<const void*>&, const std::vector<void*>&) override {
+    return InvalidArgument("model " + model_.name +
+                           " has dynamic shapes: run it with its input shapes (ExecuteShaped; ge-run takes them from the input files)");
+  }
+
+  Status ExecuteShaped(const std::vector<TensorView>& in, std::vector<Tensor>& out) override {
+    GE_RETURN_IF_ERROR(rt::CheckShapedInputs(model_.inputs, in));
+    for (size_t i = 0; i < in.size(); ++i) GE_RETURN_IF_ERROR(Bind(i, in[i]));
+    state_.error = Status::Ok();
+    const long failed = SequentialExecute(&exec_);
+    Status result = failed >= 0 ? state_.error : Status::Ok();
+    out.clear();
+    if (result.ok())
+      for (const Value* v : lowering_->outputs())
+        out.emplace_back(TensorDesc(v->dtype, v->dims), v->data, v->bytes);
+    // Whatever Main left allocated (the outputs; everything after a failure)
+    // goes back to the cache.
+    for (Value* v : lowering_->outputs()) memory_.Free(v->owner ? *v->owner : *v);
+    if (failed >= 0) ReleaseAll();
+    return result;
+  }
+
+ private:
+  static Model CopyModel(const Model& m) {
+    Model c;
+    c.name = m.name;
+    c.producer = m.producer;
+    c.framework = m.framework;
+    c.target = m.target;
+    c.options = m.options;
+    c.inputs = m.inputs;
+    c.outputs = m.outputs;
+    c.graph = m.graph->Clone();  // this instance's shapes are written into it
+    c.dynamic = m.dynamic;
+    c.partitions = m.partitions;
+    return c;
+  }
+
+  // The user's dims and address for input i; an unaligned buffer is copied
+  // into staging memory the kernels may read.
+  Status Bind(size_t i, const TensorView& t) {
+    Value* v = lowering_->inputs()[i];
+    v->dtype = t.dtype;
+    v->dims = t.dims;
+    v->bytes = v->ComputeBytes();
+    data_nodes_[i]->output_desc(0).dims = t.dims;
+    if (reinterpret_cast<uintptr_t>(t.data) % hal::kDefaultAlignment == 0) {
+      v->data = const_cast<void*>(t.data);
+      return Status::Ok();
+    }
+    hal::DeviceBuffer& s = staging_[i];
+    if (s.size() < v->bytes || !s.data()) {
+      GE_ASSIGN_OR_RETURN(s, device_.Allocate(std::max<size_t>(v->bytes, 64)));
+    }
+    if (v->bytes) std::memcpy(s.data(), t.data, v->bytes);
+    v->data = s.data();
+    return Status::Ok();
+  }
+
+  // After a failed call, every value that still holds a block returns it.
+  void ReleaseAll() {
+    for (Value& v : lowering_->values()) memory_.Free(v);
+  }
+
+  Model model_;
+  ValueMemory memory_;
+  hal::Device& device_;
+  std::string device_name_;
+  RunState state_;
+  std::unique_ptr<Lowering> lowering_;
+  SequentialExecutionData exec_{0, nullptr};
+  std::vector<Node*> data_nodes_;
+  std::vector<hal::DeviceBuffer> staging_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options) {
+  GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
+  const std::string name = !options.device.empty() ? options.device : model.target;
+  auto m = std::make_unique<ModelV2Executor>(model, *device, name);
+  GE_RETURN_IF_ERROR(m->Load().Annotated("v2 load of " + model.name));
+  return std::unique_ptr<LoadedModel>(std::move(m));
+}
+
+}  // namespace ge::v2

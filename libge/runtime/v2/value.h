@@ -1,0 +1,67 @@
+// The value slots of a lowered dynamic model: one per node output of the
+// root graph, holding what the C nodes of Main pass to each other per call
+// (dims, data address, the memory block that backs it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ge/ir/tensor_desc.h"
+#include "ge_base/status.h"
+#include "hal/device.h"
+
+namespace ge::v2 {
+
+struct Value {
+  DataType dtype = DataType::kUndefined;
+  std::vector<int64_t> dims;  // this call's shape
+  int32_t channel_block = 0;  // hal::TensorInfo::channel_block
+  void* data = nullptr;
+  size_t bytes = 0;
+  // The memory block when this value owns its memory (ValueMemory's handle);
+  // null for user buffers, constants and aliases.
+  void* block = nullptr;
+  // An alias (Reshape, Squeeze ...) shares `owner`'s memory; null otherwise.
+  Value* owner = nullptr;
+
+  size_t ComputeBytes() const {
+    return static_cast<size_t>(NumElements(dims)) * DataTypeSize(dtype);
+  }
+};
+
+// Memory for values that own theirs: blocks come from a cache and go back to
+// it, so a run with shapes seen before allocates nothing from the device.
+class ValueMemory {
+ public:
+  explicit ValueMemory(hal::Device& device);
+  ~ValueMemory();
+  ValueMemory(const ValueMemory&) = delete;
+  ValueMemory& operator=(const ValueMemory&) = delete;
+  // Gives `v` a block of v.bytes (64-byte aligned; zero bytes still get a
+  // valid address) and points v.data at it.
+  Status Alloc(Value& v);
+  void Free(Value& v);
+  // Bytes in use / the most ever in use / bytes the device gave.
+  size_t bytes_in_use() const;
+  size_t peak_bytes() const;
+  size_t device_bytes() const;
+  size_t device_allocations() const;
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+// What every Main node reaches: value memory and the first error of a call
+// (a failing node writes it and returns non-zero; the executor stops).
+struct RunState {
+  ValueMemory* memory = nullptr;
+  Status error;
+  int Fail(Status s) {
+    error = std::move(s);
+    return 1;
+  }
+};
+
+}  // namespace ge::v2
