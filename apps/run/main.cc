@@ -81,7 +81,8 @@ int Main(int argc, char** argv) {
       kTool};
   ge::app::InstallOneLineErrors(app, kTool);
   std::string model, input, mode = "v2", compare, log = "warning", profile, device, max_memory;
-  std::string dump_dir, perturb_op, dym_shape;
+  std::string dump_dir, perturb_op, dym_shape, executor = "sequential";
+  int executor_threads = 0;
   ge::run::OutputFlags out_flags;
   std::string output_size, pure_data_type, output_layout;
   int loop = 1, warmup = 0, batchsize = 1, run_loop = 0;
@@ -111,6 +112,13 @@ int Main(int argc, char** argv) {
                  "(msame, ais_bench) Comma-separated output byte sizes; checked against the model's (ge knows them)");
   app.add_option("--mode", mode, "Runtime: v2 (default) or sink (tasks pre-distributed at load, one HAL call per inference)")
       ->check(CLI::IsMember({"v2", "sink"}));
+  app.add_option("--executor", executor,
+                 "v2, dynamic models: how the lowered Main graph runs: sequential (a C loop in order, default) or "
+                 "topological (ready counters over a thread pool, critical path first; docs/dynamic-shapes.md)")
+      ->check(CLI::IsMember({"sequential", "topological"}));
+  app.add_option("--executor_threads", executor_threads,
+                 "Threads of the topological executor, the caller included (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--compare", compare, "Comma-separated golden .npy or ONNX TensorProto .pb files, one per model output");
   app.add_option("--loop,-r", loop,
                  "Timed inferences per input set (msame, ais_bench; latency p50/p90/p99 and throughput when > 1)")
@@ -188,7 +196,10 @@ int Main(int argc, char** argv) {
     return Fail(kTool, ge::InvalidArgument("--dump takes one inference and cannot be combined with --run_loop"));
   if (!perturb_op.empty() && dump_dir.empty()) return Fail(kTool, ge::InvalidArgument("--test_perturb_op needs --dump"));
 
-  auto loaded = ge::run::RunModel::Load({model, device, sink, timeout_ms, !profile.empty(), run_loop, *memory_limit});
+  if (executor != "sequential" && sink)
+    return Fail(kTool, ge::InvalidArgument("--executor " + executor + " needs --mode v2"));
+  auto loaded = ge::run::RunModel::Load({model, device, sink, timeout_ms, !profile.empty(), run_loop, *memory_limit,
+                                         executor == "topological", executor_threads});
   if (!loaded.ok()) return Fail(kTool, loaded.status());
   ge::run::RunModel& rm = **loaded;
   ge::LoadedModel& m = rm.model();

@@ -75,7 +75,10 @@ Result<std::unique_ptr<RunModel>> RunModel::Load(const ModelFlags& flags) {
     if (!got.ok()) return got.status();
     r->sink_ = *got;
   } else {
-    auto loaded = LoadModel(r->om_.model, LoadOptions{RunMode::kV2, *device, flags.max_memory});
+    LoadOptions options{RunMode::kV2, *device, flags.max_memory};
+    options.executor = flags.topological ? LoadOptions::Executor::kTopological : LoadOptions::Executor::kSequential;
+    options.executor_threads = flags.executor_threads;
+    auto loaded = LoadModel(r->om_.model, options);
     if (!loaded.ok()) return loaded.status().Annotated(flags.path);
     r->v2_ = std::move(loaded).value();
   }

@@ -20,6 +20,8 @@ struct ModelFlags {
   bool profile = false;      // --profile given (sink)
   int run_loop = 0;          // --run_loop (sink)
   int64_t max_memory = 0;    // --max_memory, resolved
+  bool topological = false;  // --executor topological (v2, dynamic models)
+  int executor_threads = 0;  // --executor_threads (0: one per core)
 };
 
 // A loaded model; unloads (sink: from the ModelManager) when destroyed.

@@ -104,15 +104,43 @@ Status Lowering::Run() {
     }
   }
   const NodeConverterRegistry& registry = NodeConverterRegistry::Global();
+  // Per graph node: the Main node that finishes it (-1: none, e.g. Data).
+  std::map<const Node*, long> done;
+  std::map<std::pair<const Node*, int>, std::vector<const Node*>> readers;  // by owner
+  for (Node* n : order)
+    for (size_t i = 0; i < n->num_inputs(); ++i)
+      if (n->HasInput(i)) {
+        const Endpoint o = owner(n->InputSource(i));
+        readers[{o.node, o.index}].push_back(n);
+      }
+  auto after = [&](const Node* dep, uint32_t node) {
+    auto it = done.find(dep);
+    if (it != done.end() && it->second >= 0) edges_.push_back(ExecEdge{static_cast<uint32_t>(it->second), node});
+  };
   for (Node* n : order) {
     const NodeConverter& convert = registry.Find(n->type());
     if (!convert) return Internal("v2 lowering: no converter for " + n->Label());
+    const size_t begin = exec_.main.size();
     GE_RETURN_IF_ERROR(convert(*n, *this));
+    const size_t end = exec_.main.size();
+    if (begin < end) {
+      for (size_t i = 0; i < n->num_inputs(); ++i)
+        if (Node* src = n->InputNode(i)) after(src, static_cast<uint32_t>(begin));
+      for (Node* src : n->control_inputs()) after(src, static_cast<uint32_t>(begin));
+      for (size_t k = begin + 1; k < end; ++k) edges_.push_back(ExecEdge{static_cast<uint32_t>(k - 1), static_cast<uint32_t>(k)});
+    }
+    done[n] = end > begin ? static_cast<long>(end) - 1 : -1;
+    // A node without Main nodes of its own (Data, Const) is done at load;
+    // one that only passes values on (NetOutput) finishes with them.
     auto it = frees_after.find(n);
     if (it == frees_after.end()) continue;
     auto* c = Make<FreeContext>();
     c->state = &state_;
-    for (const Endpoint& e : it->second) c->values.push_back(ValueOf(e));
+    const uint32_t free_node = static_cast<uint32_t>(exec_.main.size());
+    for (const Endpoint& e : it->second) {
+      c->values.push_back(ValueOf(e));
+      for (const Node* r : readers[{e.node, e.index}]) after(r, free_node);
+    }
     AddMain(FreeMemory, c);
   }
   return Status::Ok();

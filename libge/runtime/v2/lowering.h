@@ -23,6 +23,7 @@
 #include "ge/model.h"
 #include "hal/device.h"
 #include "v2/execute_graph.h"
+#include "v2/topological_executor.h"
 #include "v2/value.h"
 
 namespace ge::v2 {
@@ -80,6 +81,11 @@ class Lowering {
   // FreeMemory node follows the last reader of each value that owns memory.
   Status Run();
 
+  // Dependencies between Main nodes, for the topological executors: the
+  // C nodes of one graph node run in order, the first after every producer's
+  // last, a FreeMemory after every reader of what it frees.
+  const std::vector<ExecEdge>& edges() const { return edges_; }
+
   // The input of `node` whose memory output `out` shares (a view op:
   // Reshape, Squeeze, Identity ...), or -1.
   static int ViewOf(const Node& node, size_t out);
@@ -95,6 +101,7 @@ class Lowering {
   std::deque<Value> value_store_;
   std::vector<std::shared_ptr<void>> owned_;
   std::vector<Value*> inputs_, outputs_;
+  std::vector<ExecEdge> edges_;
 };
 
 // Registered converters (lowering_converters.cc).

@@ -127,6 +127,9 @@ Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const Loa
 
 Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const LoadOptions& options) {
   if (model.dynamic) return LoadDynamicV2(model, options);
+  if (options.executor != LoadOptions::Executor::kSequential)
+    return InvalidArgument("the topological executor runs dynamic models; " + model.name +
+                           " is static, its memory plan is made for the sequential order");
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
   GE_ASSIGN_OR_RETURN(auto program, rt::BuildProgram(model, *device, options.max_memory));
   return LoadV2(std::move(program));

@@ -3,13 +3,16 @@
 // partitions' sink models); Execute = bind the inputs (dims and addresses),
 // run Main, hand back the outputs with the dims this call gave them;
 // unload = DeInit.
+#include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include <spdlog/spdlog.h>
 
 #include "common/program.h"
 #include "common/shaped_io.h"
 #include "ge/runtime.h"
+#include "v2/executor_thread_pool.h"
 #include "v2/lowering.h"
 
 namespace ge::v2 {
@@ -17,8 +20,12 @@ namespace {
 
 class ModelV2Executor final : public LoadedModel {
  public:
-  ModelV2Executor(const Model& model, hal::Device& device, std::string device_name)
-      : model_(CopyModel(model)), memory_(device), device_(device), device_name_(std::move(device_name)) {}
+  ModelV2Executor(const Model& model, hal::Device& device, std::string device_name, const LoadOptions& options)
+      : model_(CopyModel(model)),
+        memory_(device, options.executor != LoadOptions::Executor::kSequential),
+        device_(device),
+        device_name_(std::move(device_name)),
+        options_(options) {}
   ~ModelV2Executor() override {
     if (lowering_)
       for (auto it = lowering_->exec().deinit.rbegin(); it != lowering_->exec().deinit.rend(); ++it) (*it)();
@@ -26,6 +33,11 @@ class ModelV2Executor final : public LoadedModel {
 
   Status Load() {
     state_.memory = &memory_;
+    // Parallel workers each lead an OpenMP team: kernels (created during the
+    // runs) then take their share of the cores, not all of them.
+    if (options_.executor == LoadOptions::Executor::kTopological && options_.executor_threads != 1)
+      share_ = device_.ShareCompute(options_.executor_threads > 0 ? static_cast<size_t>(options_.executor_threads)
+                                                                  : std::max(1u, std::thread::hardware_concurrency()));
     lowering_ = std::make_unique<Lowering>(model_, device_, device_name_, state_, *model_.graph);
     GE_RETURN_IF_ERROR(lowering_->Run());
     ExecuteGraph& g = lowering_->exec();
@@ -39,6 +51,15 @@ class ModelV2Executor final : public LoadedModel {
     data_nodes_ = model_.graph->InputNodes();
     staging_.resize(model_.inputs.size());
     exec_ = SequentialExecutionData{g.main.size(), g.main.data()};
+    if (options_.executor == LoadOptions::Executor::kTopological) {
+      std::vector<int64_t> costs(g.main.size(), 1);
+      GE_ASSIGN_OR_RETURN(plan_, BuildTopologicalPlan(g.main.size(), lowering_->edges(), costs));
+      topo_ = plan_.Bind(g.main.data());
+      scratch_.Reserve(g.main.size());
+      size_t threads = options_.executor_threads > 0 ? static_cast<size_t>(options_.executor_threads)
+                                                     : std::max(1u, std::thread::hardware_concurrency());
+      GE_ASSIGN_OR_RETURN(pool_, ExecutorThreadPool::Create(threads));
+    }
     spdlog::debug("v2 lowering of dynamic model {}: {} Main nodes, {} partition(s)", model_.name, g.main.size(),
                   model_.partitions.size());
     return Status::Ok();
@@ -58,7 +79,7 @@ class ModelV2Executor final : public LoadedModel {
     GE_RETURN_IF_ERROR(rt::CheckShapedInputs(model_.inputs, in));
     for (size_t i = 0; i < in.size(); ++i) GE_RETURN_IF_ERROR(Bind(i, in[i]));
     state_.error = Status::Ok();
-    const long failed = SequentialExecute(&exec_);
+    const long failed = pool_ ? ParallelTopologicalExecute(&topo_, &scratch_, pool_.get()) : SequentialExecute(&exec_);
     Status result = failed >= 0 ? state_.error : Status::Ok();
     out.clear();
     if (result.ok())
@@ -120,6 +141,12 @@ class ModelV2Executor final : public LoadedModel {
   RunState state_;
   std::unique_ptr<Lowering> lowering_;
   SequentialExecutionData exec_{0, nullptr};
+  LoadOptions options_;
+  std::unique_ptr<hal::ComputeShare> share_;
+  TopologicalPlan plan_;
+  TopologicalExecutionData topo_{};
+  TopologicalScratch scratch_;
+  std::unique_ptr<ExecutorThreadPool> pool_;
   std::vector<Node*> data_nodes_;
   std::vector<hal::DeviceBuffer> staging_;
 };
@@ -129,7 +156,7 @@ class ModelV2Executor final : public LoadedModel {
 Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options) {
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
   const std::string name = !options.device.empty() ? options.device : model.target;
-  auto m = std::make_unique<ModelV2Executor>(model, *device, name);
+  auto m = std::make_unique<ModelV2Executor>(model, *device, name, options);
   GE_RETURN_IF_ERROR(m->Load().Annotated("v2 load of " + model.name));
   return std::unique_ptr<LoadedModel>(std::move(m));
 }

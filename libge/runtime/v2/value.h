@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "ge/ir/tensor_desc.h"
@@ -34,7 +35,8 @@ struct Value {
 // it, so a run with shapes seen before allocates nothing from the device.
 class ValueMemory {
  public:
-  explicit ValueMemory(hal::Device& device);
+  // thread_safe: for executors that allocate on several threads.
+  ValueMemory(hal::Device& device, bool thread_safe);
   ~ValueMemory();
   ValueMemory(const ValueMemory&) = delete;
   ValueMemory& operator=(const ValueMemory&) = delete;
@@ -58,8 +60,10 @@ class ValueMemory {
 struct RunState {
   ValueMemory* memory = nullptr;
   Status error;
+  std::mutex mu;  // parallel executors: the first failure wins
   int Fail(Status s) {
-    error = std::move(s);
+    std::lock_guard<std::mutex> lock(mu);
+    if (error.ok()) error = std::move(s);
     return 1;
   }
 };

@@ -101,6 +101,36 @@ TEST(V2Dynamic, SinkModeRefusesADynamicModelNamingItsInputs) {
   EXPECT_NE(loaded.status().message().find("y f32[?,4]"), std::string::npos) << loaded.status().message();
 }
 
+TEST(V2Dynamic, TheTopologicalExecutorGivesTheSameOutputs) {
+  Model m = CompileDynamic(MixedGraph());
+  LoadOptions seq, topo;
+  topo.executor = LoadOptions::Executor::kTopological;
+  topo.executor_threads = 2;
+  auto a = LoadModel(m, seq), b = LoadModel(m, topo);
+  ASSERT_TRUE(a.ok() && b.ok()) << b.status().ToString();
+  for (int64_t batch : {2, 7}) {
+    std::vector<float> x(8), y(static_cast<size_t>(batch * 4));
+    for (size_t i = 0; i < y.size(); ++i) y[i] = static_cast<float>(i) * 0.5f - 3.f;
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) - 4.f;
+    const std::vector<TensorView> in = {{DataType::kFloat32, {2, 4}, x.data()}, {DataType::kFloat32, {batch, 4}, y.data()}};
+    std::vector<Tensor> oa, ob;
+    ASSERT_TRUE((*a)->ExecuteShaped(in, oa).ok());
+    Status s = (*b)->ExecuteShaped(in, ob);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ASSERT_EQ(oa.size(), ob.size());
+    for (size_t j = 0; j < oa.size(); ++j) {
+      EXPECT_EQ(oa[j].desc(), ob[j].desc());
+      EXPECT_EQ(Floats(oa[j]), Floats(ob[j]));
+    }
+  }
+  // A static model's memory plan is made for one order.
+  TinyGraph t;
+  t.Output({t.Op("Relu", "r", {t.Data("x", F32({2}))})});
+  auto fixed = Compile(t.Clone(), CompileOptions{});
+  ASSERT_TRUE(fixed.ok());
+  EXPECT_FALSE(LoadModel(*fixed, topo).ok());
+}
+
 // Shape arithmetic on runtime values: Reshape(x, Concat(Shape(x)[0], 2, -1)).
 TEST(V2Dynamic, ShapesComputedFromRuntimeShapes) {
   TinyGraph t;

@@ -59,6 +59,13 @@ struct LoadOptions {
   // The memory limit in bytes (ge-run --max_memory); 0: the machine's memory.
   // A model with a tensor or segment above it is refused before allocating.
   int64_t max_memory = 0;
+  // How v2 runs a dynamic model's Main graph (ge-run --executor): the
+  // sequential C loop, or the topological executor (ready counters over a
+  // thread pool, critical path first) with `executor_threads` threads
+  // (the caller included; 0: one per core). Static models run sequentially:
+  // their memory plan is made for the plan's order.
+  enum class Executor { kSequential, kTopological } executor = Executor::kSequential;
+  int executor_threads = 0;
 };
 
 // Loads a compiled model (memory plan and task lists included: the runtime
