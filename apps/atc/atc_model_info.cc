@@ -30,7 +30,25 @@ std::string ModelInfo(const Model& m) {
   for (const StreamTasks& st : m.streams) tasks += st.tasks.size();
   s += "graph: " + std::to_string(m.graph ? m.graph->num_nodes() : 0) + " nodes; " + std::to_string(m.streams.size()) +
        (m.streams.size() == 1 ? " stream, " : " streams, ") + std::to_string(tasks) + " tasks\n";
-  s += "memory: " + MemoryReport(m.memory) + "\n";
+  s += MemoryLines(m);
+  return s;
+}
+
+std::string MemoryLines(const Model& m) {
+  if (!m.dynamic) return "memory: " + MemoryReport(m.memory) + "\n";
+  size_t by_shape = 0;
+  if (m.graph)
+    for (Node* n : m.graph->nodes())
+      by_shape += n->type() != op::kData && n->type() != op::kNetOutput && n->type() != op::kConst &&
+                  n->type() != op::kPartitionedCall;
+  std::string s = "dynamic model: " + std::to_string(by_shape) + " node(s) run by shape at run time (v2), " +
+                  std::to_string(m.partitions.size()) + " known-shape partition(s)\n";
+  for (const SubgraphPlan& p : m.partitions) {
+    size_t tasks = 0;
+    for (const StreamTasks& st : p.streams) tasks += st.tasks.size();
+    s += "partition " + p.node + ": " + std::to_string(p.memory.order.size()) + " nodes, " + std::to_string(tasks) +
+         " tasks; memory: " + MemoryReport(p.memory) + "\n";
+  }
   return s;
 }
 

@@ -11,4 +11,9 @@ namespace ge::atc {
 
 std::string ModelInfo(const Model& model);
 
+// The memory line of a compiled model; for a dynamic model, what runs by
+// shape at run time and each known-shape partition with its memory, one
+// line each.
+std::string MemoryLines(const Model& model);
+
 }  // namespace ge::atc

@@ -253,7 +253,7 @@ int Main(int argc, char** argv) {
   std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());
   auto compiled = ge::app::ConvertModel(model, framework, input_shape, out_nodes, options);
   if (!compiled.ok()) return ge::app::Fail(kTool, compiled.status());
-  std::printf("memory: %s\n", ge::MemoryReport(compiled->memory).c_str());
+  std::fputs(ge::atc::MemoryLines(*compiled).c_str(), stdout);
   if (compiled->streams.size() > 1) {
     int events = 0;
     for (const ge::StreamTasks& st : compiled->streams)

@@ -1,0 +1,189 @@
+// Dynamic shapes from the command line: an ONNX model with a symbolic batch
+// converts with plain ge-atc and one .om runs every batch in v2 mode; sink
+// mode and shapeless inputs get one clear error; --input_shape makes it
+// static again.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ge/tools/npy.h"
+#include "onnx/onnx_pb.h"
+#include "tests/common/tool_runner.h"
+
+namespace ge::test {
+namespace {
+
+constexpr int kIn = 8, kOut = 4;
+
+float Weight(int i, int j) { return std::sin(static_cast<float>(i * kOut + j)) * 0.5f; }
+
+// y = Relu(x @ W + b), x f32[batch, 8] with "batch" symbolic; then
+// z = Reshape(y, [batch * 2, 2]) through Shape -> Gather -> Mul -> Concat.
+std::string DynamicOnnx() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  g->set_name("dyn");
+  auto io = [](onnx::ValueInfoProto* v, const char* name, std::vector<std::string> dims) {
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    for (const auto& d : dims) {
+      auto* dim = t->mutable_shape()->add_dim();
+      if (d[0] >= '0' && d[0] <= '9') dim->set_dim_value(std::stoll(d));
+      else dim->set_dim_param(d);
+    }
+  };
+  io(g->add_input(), "x", {"batch", std::to_string(kIn)});
+  io(g->add_output(), "y", {"batch", std::to_string(kOut)});
+  io(g->add_output(), "z", {"rows", "2"});
+  auto* w = g->add_initializer();
+  w->set_name("W");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(kIn);
+  w->add_dims(kOut);
+  for (int i = 0; i < kIn; ++i)
+    for (int j = 0; j < kOut; ++j) w->add_float_data(Weight(i, j));
+  auto* b = g->add_initializer();
+  b->set_name("b");
+  b->set_data_type(onnx::TensorProto::FLOAT);
+  b->add_dims(kOut);
+  for (int j = 0; j < kOut; ++j) b->add_float_data(0.25f * static_cast<float>(j) - 0.5f);
+  auto ints = [&](const char* name, std::vector<int64_t> v) {
+    auto* t = g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT64);
+    t->add_dims(static_cast<int64_t>(v.size()));
+    for (int64_t x : v) t->add_int64_data(x);
+  };
+  ints("zero", {0});
+  ints("two", {2});
+  auto node = [&](const char* type, std::vector<std::string> in, std::vector<std::string> out) {
+    auto* n = g->add_node();
+    n->set_op_type(type);
+    n->set_name(out[0]);
+    for (auto& s : in) n->add_input(s);
+    for (auto& s : out) n->add_output(s);
+    return n;
+  };
+  node("MatMul", {"x", "W"}, {"m"});
+  node("Add", {"m", "b"}, {"a"});
+  node("Relu", {"a"}, {"y"});
+  node("Shape", {"y"}, {"s"});
+  auto* gather = node("Gather", {"s", "zero"}, {"n"});
+  auto* axis = gather->add_attribute();
+  axis->set_name("axis");
+  axis->set_type(onnx::AttributeProto::INT);
+  axis->set_i(0);
+  node("Mul", {"n", "two"}, {"rows"});
+  auto* concat = node("Concat", {"rows", "two"}, {"target"});
+  auto* cat_axis = concat->add_attribute();
+  cat_axis->set_name("axis");
+  cat_axis->set_type(onnx::AttributeProto::INT);
+  cat_axis->set_i(0);
+  node("Reshape", {"y", "target"}, {"z"});
+  return m.SerializeAsString();
+}
+
+class DynamicShapesTest : public TempDirTest {
+ protected:
+  void SetUp() override {
+    TempDirTest::SetUp();
+    WriteFileBytes(Path("dyn.onnx"), DynamicOnnx());
+    atc_ = Run("ge-atc", {"--model", Path("dyn.onnx"), "--framework", "5", "--output", Path("dyn")});
+    ASSERT_EQ(atc_.exit_code, 0) << atc_.Describe();
+  }
+
+  // x for `batch` rows, and its golden y and z as .npy files.
+  void WriteCase(int batch) {
+    std::vector<float> x(static_cast<size_t>(batch * kIn)), y(static_cast<size_t>(batch * kOut));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::cos(static_cast<float>(i) * 0.7f + static_cast<float>(batch));
+    for (int r = 0; r < batch; ++r)
+      for (int j = 0; j < kOut; ++j) {
+        float acc = 0.25f * static_cast<float>(j) - 0.5f;
+        for (int i = 0; i < kIn; ++i) acc += x[static_cast<size_t>(r * kIn + i)] * Weight(i, j);
+        y[static_cast<size_t>(r * kOut + j)] = std::max(acc, 0.f);
+      }
+    const std::string k = std::to_string(batch);
+    ASSERT_TRUE(WriteNpy(Path("x" + k + ".npy"), TensorDesc(DataType::kFloat32, {batch, kIn}), x.data()).ok());
+    ASSERT_TRUE(WriteNpy(Path("y" + k + ".npy"), TensorDesc(DataType::kFloat32, {batch, kOut}), y.data()).ok());
+    ASSERT_TRUE(WriteNpy(Path("z" + k + ".npy"), TensorDesc(DataType::kFloat32, {batch * 2, 2}), y.data()).ok());
+  }
+  std::vector<std::string> RunCase(int batch, std::vector<std::string> extra = {}) {
+    const std::string k = std::to_string(batch);
+    std::vector<std::string> args = {"--model", Path("dyn.om"), "--input", Path("x" + k + ".npy"), "--compare",
+                                     Path("y" + k + ".npy") + "," + Path("z" + k + ".npy")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+  ToolResult atc_;
+};
+
+TEST_F(DynamicShapesTest, PlainAtcGivesOneOmThatRunsEveryBatch) {
+  EXPECT_NE(atc_.out.find("dynamic model"), std::string::npos) << atc_.Describe();
+  for (int batch : {1, 3, 16}) {
+    WriteCase(batch);
+    ToolResult r = Run("ge-run", RunCase(batch, {"--json"}));
+    SCOPED_TRACE(r.Describe());
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("\"compare\": \"PASS\""), std::string::npos);
+    EXPECT_NE(r.out.find("f32[" + std::to_string(batch) + ",4]"), std::string::npos);
+    EXPECT_NE(r.out.find("f32[" + std::to_string(batch * 2) + ",2]"), std::string::npos);
+  }
+}
+
+TEST_F(DynamicShapesTest, TheTopologicalExecutorMatchesToo) {
+  WriteCase(5);
+  ToolResult r = Run("ge-run", RunCase(5, {"--executor", "topological", "--loop", "20"}));
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.Describe();
+}
+
+TEST_F(DynamicShapesTest, OutputsAreWrittenWithTheirActualShapes) {
+  WriteCase(2);
+  ToolResult r = Run("ge-run", RunCase(2, {"--output", Path("out")}));
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  auto z = ReadNpy(Path("out/z.npy"));
+  ASSERT_TRUE(z.ok()) << z.status().ToString();
+  EXPECT_EQ(z->desc.dims, (std::vector<int64_t>{4, 2}));
+}
+
+TEST_F(DynamicShapesTest, SinkModeNamesTheDynamicInput) {
+  WriteCase(1);
+  ToolResult r = Run("ge-run", RunCase(1, {"--mode", "sink"}));
+  ExpectOneErrorLine(r, "ge-run", {"x f32[?,8]", "v2"});
+}
+
+TEST_F(DynamicShapesTest, GeneratedInputsNeedDims) {
+  ToolResult r = Run("ge-run", {"--model", Path("dyn.om")});
+  ExpectOneErrorLine(r, "ge-run", {"input x", "--dymShape"});
+  r = Run("ge-run", {"--model", Path("dyn.om"), "--dymShape", "x:6,8", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("f32[6,4]"), std::string::npos) << r.Describe();
+  r = Run("ge-run", {"--model", Path("dyn.om"), "--dymShape", "x:6,9"});
+  ExpectOneErrorLine(r, "ge-run", {"--dymShape", "f32[?,8]"});
+}
+
+TEST_F(DynamicShapesTest, AWrongInputShapeNamesTheFile) {
+  std::vector<float> x(3 * 5);
+  ASSERT_TRUE(WriteNpy(Path("bad.npy"), TensorDesc(DataType::kFloat32, {3, 5}), x.data()).ok());
+  ToolResult r = Run("ge-run", {"--model", Path("dyn.om"), "--input", Path("bad.npy")});
+  ExpectOneErrorLine(r, "ge-run", {"bad.npy", "f32[3,5]"});
+}
+
+TEST_F(DynamicShapesTest, InputShapeMakesItStaticForSinkMode) {
+  ToolResult a = Run("ge-atc", {"--model", Path("dyn.onnx"), "--framework", "5", "--output", Path("fixed"),
+                                "--input_shape", "x:3,8"});
+  ASSERT_EQ(a.exit_code, 0) << a.Describe();
+  EXPECT_EQ(a.out.find("dynamic model"), std::string::npos) << a.Describe();
+  WriteCase(3);
+  for (const char* mode : {"v2", "sink"}) {
+    ToolResult r = Run("ge-run", {"--model", Path("fixed.om"), "--mode", mode, "--input", Path("x3.npy"), "--compare",
+                                  Path("y3.npy") + "," + Path("z3.npy")});
+    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  }
+}
+
+}  // namespace
+}  // namespace ge::test
