@@ -103,5 +103,35 @@ TEST(Dot, NodesLabelledWithTypeAndNameEdgesWithShapes) {
   EXPECT_EQ(Count(d, " -> "), 5u);  // four data edges, one control edge
 }
 
+// A dynamic model's root graph: the PartitionedCall drawn as a cluster of its
+// subgraph, edges wired to the subgraph's Data and NetOutput producers, the
+// unknown-shape node orange.
+TEST(Dot, PartitionsAreClustersAndUnknownShapesOrange) {
+  auto sub = std::make_shared<Graph>("part");
+  Node* d = sub->AddNode(op::kData, "p_in", 0, 1);
+  d->SetAttr("index", int64_t{0});
+  Node* r = sub->AddNode("Relu", "inner_relu", 1, 1);
+  ASSERT_TRUE(sub->AddEdge(d, 0, r, 0).ok());
+  Node* o = sub->AddNode(op::kNetOutput, "p_out", 1, 0);
+  ASSERT_TRUE(sub->AddEdge(r, 0, o, 0).ok());
+  Graph g("root");
+  Node* x = g.AddNode(op::kData, "x", 0, 1);
+  Node* call = g.AddNode(op::kPartitionedCall, "partitioned_call_0", 1, 1);
+  call->subgraphs()["f"] = sub;
+  ASSERT_TRUE(g.AddEdge(x, 0, call, 0).ok());
+  Node* u = g.AddNode("Relu", "dyn", 1, 1);
+  u->output_desc(0) = TensorDesc(DataType::kFloat32, {-1, 4});
+  ASSERT_TRUE(g.AddEdge(call, 0, u, 0).ok());
+  Node* out = g.AddNode(op::kNetOutput, "out", 1, 0);
+  ASSERT_TRUE(g.AddEdge(u, 0, out, 0).ok());
+  const std::string dot = GraphToDot(g);
+  EXPECT_NE(dot.find("subgraph cluster_"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("partitioned_call_0 (known shape"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("inner_relu"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("fillcolor=orange"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("PartitionedCall\\n"), std::string::npos) << dot;  // the call itself is the cluster
+  EXPECT_EQ(Count(dot, " -> "), 5u) << dot;  // x->p_in, p_in->inner_relu, inner_relu->p_out and ->dyn, dyn->out
+}
+
 }  // namespace
 }  // namespace ge::tools::test
