@@ -21,6 +21,10 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterLossKernels(r);
   RegisterSpaceBatchKernels(r);
   RegisterIndexKernels(r);
+  RegisterNonZeroKernels(r);
+  RegisterNmsKernels(r);
+  RegisterUniqueKernels(r);
+  RegisterCompressKernels(r);
   RegisterLayoutKernels(r);
   RegisterAippKernels(r);
 }

@@ -29,6 +29,11 @@ void RegisterReduceKernels(KernelRegistry& r);      // ReduceMean, ...
 void RegisterLossKernels(KernelRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void RegisterSpaceBatchKernels(KernelRegistry& r);  // SpaceToBatchND, BatchToSpaceND (NCHW)
 void RegisterIndexKernels(KernelRegistry& r);       // CumSum, TopK
+// Output shapes the computation decides (kernels/computed_kernel.h).
+void RegisterNonZeroKernels(KernelRegistry& r);     // NonZero
+void RegisterNmsKernels(KernelRegistry& r);         // NonMaxSuppression
+void RegisterUniqueKernels(KernelRegistry& r);      // Unique
+void RegisterCompressKernels(KernelRegistry& r);    // Compress
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
 
 }  // namespace ge::hal

@@ -17,6 +17,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterSliceOps(r);
   RegisterSpaceBatchOps(r);
   RegisterIndexOps(r);
+  RegisterDynamicOps(r);
   RegisterReduceOps(r);
   RegisterResizeOps(r);
   RegisterLossOps(r);

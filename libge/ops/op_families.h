@@ -44,6 +44,7 @@ void RegisterMovementOps(OpRegistry& r);    // Transpose, Concat, Split, Gather(
 void RegisterSliceOps(OpRegistry& r);       // Slice
 void RegisterSpaceBatchOps(OpRegistry& r);  // SpaceToBatchND, BatchToSpaceND (NCHW)
 void RegisterIndexOps(OpRegistry& r);       // CumSum, TopK
+void RegisterDynamicOps(OpRegistry& r);     // NonZero, NonMaxSuppression, Unique, Compress (computed shapes)
 void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
 void RegisterResizeOps(OpRegistry& r);      // Resize
 void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss

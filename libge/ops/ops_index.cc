@@ -50,7 +50,8 @@ void RegisterIndexOps(OpRegistry& r) {
                  .Infer(InferCumSum));
   r.Register(OpBuilder("TopK").Inputs(2, 2).Outputs(2, 2)
                  .Defaults({{"axis", int64_t{-1}}, {"largest", int64_t{1}}, {"sorted", int64_t{1}}})
-                 .Infer(InferTopK));
+                 .Infer(InferTopK)
+                 .ValueInputs({1}));
 }
 
 }  // namespace ge

@@ -265,10 +265,12 @@ void RegisterMovementOps(OpRegistry& r) {
   // Inputs laid out back to back make the output without a copy.
   r.Register(OpBuilder("Concat").Inputs(1, -1).Infer(InferConcat).ContinuousInput());
   // Outputs laid out back to back are views of the input.
-  r.Register(OpBuilder("Split").Inputs(1, 2).Outputs(1, -1).Defaults({{"axis", int64_t{0}}}).Infer(InferSplit).ContinuousOutput());
+  r.Register(OpBuilder("Split").Inputs(1, 2).Outputs(1, -1).Defaults({{"axis", int64_t{0}}}).Infer(InferSplit)
+                 .ContinuousOutput().ValueInputs({1}));
   r.Register(OpBuilder("Gather").Inputs(2, 2).Defaults({{"axis", int64_t{0}}}).Infer(InferGather));
   r.Register(OpBuilder("GatherElements").Inputs(2, 2).Defaults({{"axis", int64_t{0}}}).Infer(InferGatherElements));
-  r.Register(OpBuilder("Pad").Inputs(2, 4).Defaults({{"mode", std::string("constant")}}).Infer(InferPad));
+  r.Register(OpBuilder("Pad").Inputs(2, 4).Defaults({{"mode", std::string("constant")}}).Infer(InferPad)
+                 .ValueInputs({1, 3}));
   r.Register(OpBuilder("Trilu").Inputs(1, 2).Defaults({{"upper", int64_t{1}}}).Infer(InferTrilu));
 }
 

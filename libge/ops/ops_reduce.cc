@@ -71,10 +71,10 @@ Status InferArgReduce(InferContext& ctx) {
 
 void RegisterReduceOps(OpRegistry& r) {
   const std::map<std::string, AttrValue> defaults = {{"keepdims", int64_t{1}}, {"noop_with_empty_axes", int64_t{0}}};
-  r.Register(OpBuilder("ReduceSum").Inputs(1, 2).Defaults(defaults).Infer(InferReduce(13)));
+  r.Register(OpBuilder("ReduceSum").Inputs(1, 2).Defaults(defaults).Infer(InferReduce(13)).ValueInputs({1}));
   for (const char* type : {"ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceSumSquare",
                            "ReduceLogSum", "ReduceLogSumExp"})
-    r.Register(OpBuilder(type).Inputs(1, 2).Defaults(defaults).Infer(InferReduce(18)));
+    r.Register(OpBuilder(type).Inputs(1, 2).Defaults(defaults).Infer(InferReduce(18)).ValueInputs({1}));
   for (const char* type : {"ArgMax", "ArgMin"})
     r.Register(OpBuilder(type)
                    .Inputs(1, 1)

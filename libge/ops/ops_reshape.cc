@@ -164,11 +164,12 @@ Status InferUnsqueeze(InferContext& ctx) {
 }  // namespace
 
 void RegisterReshapeOps(OpRegistry& r) {
-  r.Register(OpBuilder("Reshape").Inputs(2, 2).Defaults({{"allowzero", int64_t{0}}}).Infer(InferReshape).Reference().ValueInputs({1}));
+  r.Register(OpBuilder("Reshape").Inputs(2, 2).Defaults({{"allowzero", int64_t{0}}}).Infer(InferReshape).Reference()
+                 .ValueInputs({1}));
   r.Register(OpBuilder("Flatten").Inputs(1, 1).Defaults({{"axis", int64_t{1}}}).Infer(InferFlatten).Reference());
   // Input 1 (axes) exists since opset 13; before, the attribute.
-  r.Register(OpBuilder("Squeeze").Inputs(1, 2).Infer(InferSqueeze).Reference());
-  r.Register(OpBuilder("Unsqueeze").Inputs(1, 2).Infer(InferUnsqueeze).Reference());
+  r.Register(OpBuilder("Squeeze").Inputs(1, 2).Infer(InferSqueeze).Reference().ValueInputs({1}));
+  r.Register(OpBuilder("Unsqueeze").Inputs(1, 2).Infer(InferUnsqueeze).Reference().ValueInputs({1}));
 }
 
 }  // namespace ge

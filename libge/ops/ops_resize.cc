@@ -83,7 +83,8 @@ void RegisterResizeOps(OpRegistry& r) {
                             {"cubic_coeff_a", -0.75f},
                             {"exclude_outside", int64_t{0}},
                             {"extrapolation_value", 0.0f}})
-                 .Infer(InferResize));
+                 .Infer(InferResize)
+                 .ValueInputs({1, 2, 3}));  // input 1: opset 10's scales (roi since 11)
 }
 
 }  // namespace ge

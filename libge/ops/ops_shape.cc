@@ -132,10 +132,11 @@ void RegisterShapeOps(OpRegistry& r) {
   r.Register(OpBuilder("ConstantOfShape")
                  .Inputs(1, 1)
                  .Defaults({{"value", Tensor::FromVector(DataType::kFloat32, {1}, std::vector<float>{0.f})}})
-                 .Infer(InferConstantOfShape));
-  r.Register(OpBuilder("Range").Inputs(3, 3).Infer(InferRange));
-  r.Register(OpBuilder("Expand").Inputs(2, 2).Infer(InferExpand));
-  r.Register(OpBuilder("Tile").Inputs(2, 2).Infer(InferTile));
+                 .Infer(InferConstantOfShape)
+                 .ValueInputs({0}));
+  r.Register(OpBuilder("Range").Inputs(3, 3).Infer(InferRange).ValueInputs({0, 1, 2}));
+  r.Register(OpBuilder("Expand").Inputs(2, 2).Infer(InferExpand).ValueInputs({1}));
+  r.Register(OpBuilder("Tile").Inputs(2, 2).Infer(InferTile).ValueInputs({1}));
 }
 
 }  // namespace ge

@@ -99,6 +99,8 @@ Status InferSlice(InferContext& ctx) {
 
 }  // namespace
 
-void RegisterSliceOps(OpRegistry& r) { r.Register(OpBuilder("Slice").Inputs(3, 5).Infer(InferSlice)); }
+void RegisterSliceOps(OpRegistry& r) {
+  r.Register(OpBuilder("Slice").Inputs(3, 5).Infer(InferSlice).ValueInputs({1, 2, 3, 4}));
+}
 
 }  // namespace ge

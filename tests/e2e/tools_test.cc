@@ -360,14 +360,14 @@ std::string TwoUnsupportedOpsModel(const std::string& second_op) {
   second->add_input("r");
   second->add_output("s");
   add_value(g->add_output(), "d", {});
-  add_value(g->add_output(), "s", second_op == "Unique" ? std::vector<int64_t>{-1} : std::vector<int64_t>{3, 3});
+  add_value(g->add_output(), "s", second_op == "LpNormalization" ? std::vector<int64_t>{-1, 3} : std::vector<int64_t>{3, 3});
   std::string bytes;
   EXPECT_TRUE(m.SerializeToString(&bytes));
   return bytes;
 }
 
 TEST_F(ToolsTest, AtcListsEveryUnsupportedNode) {
-  for (const std::string& second : {std::string("Unique"), std::string("Hardmax")}) {
+  for (const std::string& second : {std::string("LpNormalization"), std::string("Hardmax")}) {
     SCOPED_TRACE(second);
     WriteFileBytes(Path("two.onnx"), TwoUnsupportedOpsModel(second));
     ToolResult r = Run("ge-atc", {"--model", Path("two.onnx"), "--framework", "5", "--output", Path("two")});

@@ -41,28 +41,30 @@ inline Status NotSupported(const KernelSpec& spec, const std::string& msg) {
 
 inline bool HasInput(const KernelSpec& spec, size_t i) { return i < spec.inputs.size() && spec.inputs[i].present(); }
 
-// Input/output counts, presence of the required inputs, static shapes and
-// ranks within kMaxRank.
 inline std::string CountRange(size_t lo, size_t hi) {
   if (hi == SIZE_MAX) return "at least " + std::to_string(lo);
   if (hi == lo) return std::to_string(lo);
   return std::to_string(lo) + ".." + std::to_string(hi);
 }
 
-inline Status CheckArity(const KernelSpec& spec, size_t min_in, size_t max_in, size_t min_out, size_t max_out) {
+// Input/output counts, presence of the required inputs, static shapes and
+// ranks within kMaxRank. With `computed_outputs` output dims may be unknown
+// (-1): ops whose output shapes only the computation knows (computed_kernel.h).
+inline Status CheckArity(const KernelSpec& spec, size_t min_in, size_t max_in, size_t min_out, size_t max_out,
+                         bool computed_outputs = false) {
   if (spec.inputs.size() < min_in || spec.inputs.size() > max_in)
     return Bad(spec, "takes " + CountRange(min_in, max_in) + " inputs, got " + std::to_string(spec.inputs.size()));
   if (spec.outputs.size() < min_out || spec.outputs.size() > max_out)
     return Bad(spec, "takes " + CountRange(min_out, max_out) + " outputs, got " + std::to_string(spec.outputs.size()));
   for (size_t i = 0; i < min_in; ++i)
     if (!spec.inputs[i].present()) return Bad(spec, "input " + std::to_string(i) + " is required");
-  auto check = [&](const TensorInfo& t, const char* what, size_t i) -> Status {
+  auto check = [&](const TensorInfo& t, const char* what, size_t i, bool unknown_ok = false) -> Status {
     if (!t.present()) return Status::Ok();
     if (t.dims.size() > static_cast<size_t>(kMaxRank))
       return NotSupported(spec, std::string(what) + " " + std::to_string(i) + " has rank " +
                                     std::to_string(t.dims.size()) + " (at most " + std::to_string(kMaxRank) + ")");
     for (int64_t d : t.dims)
-      if (d < 0)
+      if (d < 0 && !(unknown_ok && d == -1))
         return NotSupported(spec,
                             std::string(what) + " " + std::to_string(i) + " has dynamic shape " + DimsStr(t.dims));
     return Status::Ok();
@@ -70,7 +72,7 @@ inline Status CheckArity(const KernelSpec& spec, size_t min_in, size_t max_in, s
   for (size_t i = 0; i < spec.inputs.size(); ++i) GE_RETURN_IF_ERROR(check(spec.inputs[i], "input", i));
   for (size_t i = 0; i < spec.outputs.size(); ++i) {
     if (!spec.outputs[i].present()) return Bad(spec, "output " + std::to_string(i) + " has no dtype");
-    GE_RETURN_IF_ERROR(check(spec.outputs[i], "output", i));
+    GE_RETURN_IF_ERROR(check(spec.outputs[i], "output", i, computed_outputs));
   }
   return Status::Ok();
 }

@@ -2,7 +2,10 @@
 // order. Small tensors whose inputs are all known (Shape of a static tensor,
 // Gather/Concat/Unsqueeze on shape vectors, ...) are evaluated on the spot
 // with the backend's own kernels, so a Reshape fed by such a chain gets a
-// static shape. The graph is not changed here; folding is an optimize pass.
+// static shape. Ops whose output shapes only the computation knows (NonZero,
+// Unique, ...) are evaluated the same way on known small inputs, and the
+// shapes they come out with become the node's. The graph is not changed
+// here; folding is an optimize pass.
 #include <map>
 
 #include <spdlog/spdlog.h>
@@ -35,18 +38,32 @@ bool OutputsSmallAndStatic(const Node& n) {
   return n.num_outputs() > 0;
 }
 
+// A computed-shape op's outputs are bounded by its inputs (NonZero: rank
+// times theirs): small inputs keep the evaluation small.
+bool InputsSmallAndStatic(const Node& n) {
+  for (size_t i = 0; i < n.num_inputs(); ++i) {
+    if (!n.HasInput(i)) continue;
+    const TensorDesc& d = n.input_desc(i);
+    if (!d.is_static() || d.NumElements() > kMaxEvaluatedElements) return false;
+  }
+  return true;
+}
+
 // Shape and Size depend only on the input's description.
 bool NeedsOnlyInputDescs(const Node& n) { return n.type() == "Shape" || n.type() == "Size"; }
 
 // Runs the node's kernel on known inputs; leaves `values` untouched on failure
-// (the value simply stays unknown).
-void Evaluate(const Node& n, hal::Device& host, ValueMap& values) {
+// (the value simply stays unknown). A computed-shape node takes its outputs' shapes.
+void Evaluate(Node& n, hal::Device& host, ValueMap& values) {
   std::vector<const Tensor*> inputs(n.num_inputs(), nullptr);
   for (size_t i = 0; i < n.num_inputs(); ++i)
     if (n.HasInput(i)) inputs[i] = Lookup(values, n, i);  // null: Shape/Size, whose data is never read
   auto out = opt::EvaluateOnHost(host, n, inputs);
   if (!out.ok()) return;
-  for (size_t i = 0; i < n.num_outputs(); ++i) values[{&n, static_cast<int>(i)}] = std::move((*out)[i]);
+  for (size_t i = 0; i < n.num_outputs(); ++i) {
+    if (opt::HasComputedShape(n)) n.output_desc(i).dims = (*out)[i].desc().dims;
+    values[{&n, static_cast<int>(i)}] = std::move((*out)[i]);
+  }
 }
 
 Status InferShapes(Graph& g, const PassContext& ctx) {
@@ -58,7 +75,8 @@ Status InferShapes(Graph& g, const PassContext& ctx) {
       values[{n, 0}] = *n->GetTensor("value");
       continue;
     }
-    if (IsStructuralNode(*n) || !OutputsSmallAndStatic(*n)) continue;
+    if (IsStructuralNode(*n)) continue;
+    if (!(opt::HasComputedShape(*n) ? InputsSmallAndStatic(*n) : OutputsSmallAndStatic(*n))) continue;
     bool all_known = true;
     for (size_t i = 0; i < n->num_inputs() && all_known; ++i) {
       if (!n->HasInput(i)) continue;

@@ -8,6 +8,7 @@
 #include "hal/device.h"
 #include "hal/memory.h"
 #include "ge/ops/kernel_spec.h"
+#include "ge/ops/op_registry.h"
 
 namespace ge::opt {
 
@@ -21,6 +22,11 @@ bool HasSideEffects(const Node& n) {
 
 bool IsStructural(const Node& n) {
   return n.type() == op::kData || n.type() == op::kNetOutput || n.type() == op::kConst;
+}
+
+bool HasComputedShape(const Node& n) {
+  const OpDef* def = OpRegistry::Global().Find(n.type());
+  return def && def->computed_shape;
 }
 
 int64_t FoldLimitBytes(const PassContext& ctx) {
@@ -125,6 +131,38 @@ Status ReplaceWithConsts(Graph& g, Remover& remover, Node* n, std::vector<Tensor
   return Status::Ok();
 }
 
+namespace {
+
+// The outputs' descs: the node's, with the dims the kernel computes for ops
+// whose shapes only the computation knows (OpDef::computed_shape). Those
+// must agree with every dim inference knew.
+Result<std::vector<TensorDesc>> OutputDescs(const Node& n, hal::Kernel& kernel, const void* const* inputs) {
+  std::vector<TensorDesc> descs;
+  for (size_t i = 0; i < n.num_outputs(); ++i) descs.push_back(n.output_desc(i));
+  if (HasComputedShape(n)) {
+    std::vector<std::vector<int64_t>> dims;
+    GE_RETURN_IF_ERROR(kernel.OutputDims(inputs, dims));
+    if (dims.size() != descs.size())
+      return Internal("evaluate: " + n.Label() + ": the kernel gave " + std::to_string(dims.size()) + " output shapes");
+    for (size_t i = 0; i < descs.size(); ++i) {
+      const TensorDesc& d = descs[i];
+      bool agree = d.unknown_rank() || d.dims.size() == dims[i].size();
+      for (size_t k = 0; agree && !d.unknown_rank() && k < d.dims.size(); ++k)
+        agree = d.dims[k] < 0 || d.dims[k] == dims[i][k];
+      if (!agree)
+        return Internal("evaluate: " + n.Label() + " output " + std::to_string(i) + " came out as " +
+                        DimsToString(dims[i]) + ", inferred " + descs[i].ToString());
+      descs[i].dims = std::move(dims[i]);
+    }
+  }
+  for (size_t i = 0; i < descs.size(); ++i)
+    if (descs[i].Bytes() < 0)
+      return Internal("evaluate: " + n.Label() + " output " + std::to_string(i) + " is not static: " + descs[i].ToString());
+  return descs;
+}
+
+}  // namespace
+
 Result<std::vector<Tensor>> EvaluateOnHost(hal::Device& host, const Node& n, const std::vector<const Tensor*>& inputs) {
   hal::KernelSpec spec = BuildKernelSpec(n);
   if (inputs.size() != spec.inputs.size())
@@ -147,16 +185,18 @@ Result<std::vector<Tensor>> EvaluateOnHost(hal::Device& host, const Node& n, con
   const hal::KernelRegistry& kernels = host.kernels();
   GE_RETURN_IF_ERROR(kernels.Supports(spec));
   GE_ASSIGN_OR_RETURN(auto kernel, kernels.Create(spec));
+  GE_ASSIGN_OR_RETURN(std::vector<TensorDesc> descs, OutputDescs(n, *kernel, in_ptrs.data()));
   std::vector<hal::DeviceBuffer> out_bufs;
   std::vector<void*> out_ptrs;
-  for (const auto& o : spec.outputs) {
-    GE_ASSIGN_OR_RETURN(auto b, host.Allocate(std::max<size_t>(o.Bytes(), 1)));
+  for (const TensorDesc& d : descs) {
+    GE_ASSIGN_OR_RETURN(auto b, host.Allocate(std::max<size_t>(static_cast<size_t>(d.Bytes()), 1)));
     out_ptrs.push_back(b.data());
     out_bufs.push_back(std::move(b));
   }
   GE_RETURN_IF_ERROR(kernel->Run(in_ptrs.data(), out_ptrs.data()));
   std::vector<Tensor> out;
-  for (size_t i = 0; i < n.num_outputs(); ++i) out.emplace_back(n.output_desc(i), out_ptrs[i], spec.outputs[i].Bytes());
+  for (size_t i = 0; i < descs.size(); ++i)
+    out.emplace_back(descs[i], out_ptrs[i], static_cast<size_t>(descs[i].Bytes()));
   return out;
 }
 

@@ -26,6 +26,9 @@ bool HasSideEffects(const Node& n);
 // Data, NetOutput and Const: the nodes that run no kernel.
 bool IsStructural(const Node& n);
 
+// Ops whose output shapes only the computation knows (OpDef::computed_shape).
+bool HasComputedShape(const Node& n);
+
 // The fold limit of the context (the CompileOptions default without options).
 int64_t FoldLimitBytes(const PassContext& ctx);
 
@@ -78,7 +81,9 @@ bool FeedsOutput(const Node& n);
 
 // Computes the node with the kernels of `host` (a device whose memory the
 // host reads) on the given input values; the outputs take the node's output
-// descs, which must be static. A null entry is an absent optional input, or,
+// descs, which must be static, or for ops whose output shapes only the
+// computation knows (OpDef::computed_shape) the dims the kernel gives
+// (hal::Kernel::OutputDims). A null entry is an absent optional input, or,
 // for an input that is connected, one whose bytes the kernel never reads
 // (Shape, Size): it gets scratch memory.
 Result<std::vector<Tensor>> EvaluateOnHost(hal::Device& host, const Node& n, const std::vector<const Tensor*>& inputs);

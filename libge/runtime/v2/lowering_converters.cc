@@ -219,8 +219,10 @@ int PrepareKernel(void* context) {
   spec.const_inputs.assign(c->in.size(), nullptr);
   for (size_t i = 0; i < c->in.size(); ++i)
     if (c->constants[i]) spec.const_inputs[i] = c->in[i]->data;
+  // An empty value (axes = []) is still a known constant: a non-null pointer.
+  static const uint8_t kEmpty = 0;
   for (size_t k = 0; k < c->value_inputs.size(); ++k)
-    spec.const_inputs[c->value_inputs[k]] = p->values[k].data();
+    spec.const_inputs[c->value_inputs[k]] = p->values[k].empty() ? &kEmpty : p->values[k].data();
   auto kernel = c->device->kernels().Create(spec);
   if (!kernel.ok()) return c->state->Fail(kernel.status());
   p->kernel = std::move(kernel).value();

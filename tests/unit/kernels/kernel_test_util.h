@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -57,40 +58,62 @@ struct HostTensor {
   hal::TensorInfo info() const { return hal::TensorInfo{dtype, dims, channel_block}; }
 };
 
-// Creates the kernel through the CPU device's registry (the same path the
-// runtimes take), runs it twice (kernels must be re-runnable) and returns the
-// outputs of the second run.
-inline Result<std::vector<HostTensor>> RunKernel(const std::string& op, const hal::Attrs& attrs,
-                                                 const std::vector<HostTensor>& inputs,
-                                                 const std::vector<hal::TensorInfo>& outputs) {
+// One kernel's spec and input buffers, as the runtimes hand them over.
+struct KernelCall {
   hal::KernelSpec spec;
-  spec.op = op;
-  spec.name = "test_" + op;
-  spec.attrs = attrs;
   std::vector<hal::DeviceBuffer> in_bufs;
+  std::vector<const void*> in_ptrs;  // nullptr for absent inputs
+  std::unique_ptr<hal::Kernel> kernel;
+};
+
+// Creates the kernel through the CPU device's registry (the same path the
+// runtimes take).
+inline Result<KernelCall> CreateKernel(const std::string& op, const hal::Attrs& attrs,
+                                       const std::vector<HostTensor>& inputs,
+                                       const std::vector<hal::TensorInfo>& outputs) {
+  KernelCall c;
+  c.spec.op = op;
+  c.spec.name = "test_" + op;
+  c.spec.attrs = attrs;
   for (const auto& t : inputs) {
-    spec.inputs.push_back(t.info());
+    c.spec.inputs.push_back(t.info());
     GE_ASSIGN_OR_RETURN(auto b, Cpu().Allocate(std::max<size_t>(t.bytes.size(), 1)));
     if (!t.bytes.empty()) std::memcpy(b.data(), t.bytes.data(), t.bytes.size());
-    spec.const_inputs.push_back(t.is_const ? b.data() : nullptr);
-    in_bufs.push_back(std::move(b));
+    c.spec.const_inputs.push_back(t.is_const ? b.data() : nullptr);
+    c.in_ptrs.push_back(t.dtype == DataType::kUndefined ? nullptr : b.data());
+    c.in_bufs.push_back(std::move(b));
   }
-  spec.outputs = outputs;
+  c.spec.outputs = outputs;
   const auto& reg = Cpu().kernels();
-  GE_RETURN_IF_ERROR(reg.Supports(spec));
-  GE_ASSIGN_OR_RETURN(auto kernel, reg.Create(spec));
-  std::vector<const void*> in_ptrs;
-  for (size_t i = 0; i < inputs.size(); ++i) in_ptrs.push_back(inputs[i].dtype == DataType::kUndefined ? nullptr : in_bufs[i].data());
+  GE_RETURN_IF_ERROR(reg.Supports(c.spec));
+  GE_ASSIGN_OR_RETURN(c.kernel, reg.Create(c.spec));
+  return c;
+}
+
+// Runs the kernel twice (kernels must be re-runnable) into outputs of these
+// shapes, filled with garbage first so unwritten outputs show; returns the
+// outputs of the second run. With `ask_dims` each Run follows OutputDims,
+// as the runtime calls computed-shape kernels; it must answer these shapes.
+inline Result<std::vector<HostTensor>> RunInto(KernelCall& c, const std::vector<hal::TensorInfo>& outputs,
+                                               bool ask_dims = false) {
   std::vector<hal::DeviceBuffer> out_bufs;
   std::vector<void*> out_ptrs;
   for (const auto& o : outputs) {
     GE_ASSIGN_OR_RETURN(auto b, Cpu().Allocate(std::max<size_t>(o.Bytes(), 1)));
-    std::memset(b.data(), 0xCD, std::max<size_t>(o.Bytes(), 1));  // garbage, so unwritten outputs show
+    std::memset(b.data(), 0xCD, std::max<size_t>(o.Bytes(), 1));
     out_ptrs.push_back(b.data());
     out_bufs.push_back(std::move(b));
   }
-  GE_RETURN_IF_ERROR(kernel->Run(in_ptrs.data(), out_ptrs.data()));
-  GE_RETURN_IF_ERROR(kernel->Run(in_ptrs.data(), out_ptrs.data()));
+  for (int round = 0; round < 2; ++round) {
+    if (ask_dims) {
+      std::vector<std::vector<int64_t>> dims;
+      GE_RETURN_IF_ERROR(c.kernel->OutputDims(c.in_ptrs.data(), dims));
+      for (size_t i = 0; i < outputs.size(); ++i)
+        if (dims.size() != outputs.size() || dims[i] != outputs[i].dims)
+          return Internal("OutputDims answered differently for the same inputs");
+    }
+    GE_RETURN_IF_ERROR(c.kernel->Run(c.in_ptrs.data(), out_ptrs.data()));
+  }
   std::vector<HostTensor> result;
   for (size_t i = 0; i < outputs.size(); ++i) {
     HostTensor t;
@@ -102,6 +125,28 @@ inline Result<std::vector<HostTensor>> RunKernel(const std::string& op, const ha
     result.push_back(std::move(t));
   }
   return result;
+}
+
+// Creates the kernel, runs it twice and returns the outputs of the second run.
+inline Result<std::vector<HostTensor>> RunKernel(const std::string& op, const hal::Attrs& attrs,
+                                                 const std::vector<HostTensor>& inputs,
+                                                 const std::vector<hal::TensorInfo>& outputs) {
+  GE_ASSIGN_OR_RETURN(KernelCall c, CreateKernel(op, attrs, inputs, outputs));
+  return RunInto(c, outputs);
+}
+
+// For ops whose output shapes only the computation knows: the kernel is
+// created with `outputs` as given (-1 where the data decides), asked
+// OutputDims, and run into outputs of those dims (RunInto with ask_dims).
+inline Result<std::vector<HostTensor>> RunComputedKernel(const std::string& op, const hal::Attrs& attrs,
+                                                         const std::vector<HostTensor>& inputs,
+                                                         std::vector<hal::TensorInfo> outputs) {
+  GE_ASSIGN_OR_RETURN(KernelCall c, CreateKernel(op, attrs, inputs, outputs));
+  std::vector<std::vector<int64_t>> dims;
+  GE_RETURN_IF_ERROR(c.kernel->OutputDims(c.in_ptrs.data(), dims));
+  if (dims.size() != outputs.size()) return Internal("OutputDims gave " + std::to_string(dims.size()) + " shapes");
+  for (size_t i = 0; i < dims.size(); ++i) outputs[i].dims = dims[i];
+  return RunInto(c, outputs, /*ask_dims=*/true);
 }
 
 // Uniform values in [lo, hi), reproducible from the seed.
@@ -123,10 +168,12 @@ inline void ExpectNear(const std::vector<float>& got, const std::vector<float>& 
 using dims = std::vector<int64_t>;
 inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-#define RUN_OK(var, ...)                                              \
-  auto var##_result = RunKernel(__VA_ARGS__);                         \
+#define GE_RUN_OK(var, run, ...)                                      \
+  auto var##_result = run(__VA_ARGS__);                               \
   ASSERT_TRUE(var##_result.ok()) << var##_result.status().ToString(); \
   auto& var = *var##_result
+#define RUN_OK(var, ...) GE_RUN_OK(var, RunKernel, __VA_ARGS__)
+#define RUN_COMPUTED_OK(var, ...) GE_RUN_OK(var, RunComputedKernel, __VA_ARGS__)
 
 inline int64_t Count(const dims& d) {
   int64_t n = 1;

@@ -1,5 +1,7 @@
 // The registry as a whole: every op of the built-in set is there with its
 // arity, defaults and memory semantics, and InferNode enforces the arity.
+#include <map>
+
 #include "ops_test_util.h"
 
 namespace ge::test {
@@ -77,6 +79,29 @@ TEST(OpRegistry, MemorySemantics) {
   EXPECT_TRUE(Def("Split").memory.continuous_output);
   EXPECT_FALSE(Def("Split").memory.continuous_input);
   EXPECT_TRUE(Def("Conv").memory.reference_outputs.empty());
+}
+
+// The inputs whose values decide an op's output shape: the v2 runtime infers
+// those shapes per call from them, so a declaration dropped here would leave
+// a stale shape at run time.
+TEST(OpRegistry, ValueInputsAreDeclared) {
+  const std::map<std::string, std::vector<int>> want = {
+      {"Reshape", {1}}, {"Squeeze", {1}}, {"Unsqueeze", {1}}, {"Expand", {1}}, {"Tile", {1}},
+      {"ConstantOfShape", {0}}, {"Range", {0, 1, 2}}, {"Slice", {1, 2, 3, 4}}, {"Pad", {1, 3}},
+      {"Split", {1}}, {"TopK", {1}}, {"Resize", {1, 2, 3}}, {"Compress", {1}}, {"ReduceSum", {1}},
+      {"ReduceMean", {1}}, {"ReduceMax", {1}}, {"ReduceMin", {1}}, {"ReduceProd", {1}}, {"ReduceL1", {1}},
+      {"ReduceL2", {1}}, {"ReduceSumSquare", {1}}, {"ReduceLogSum", {1}}, {"ReduceLogSumExp", {1}}};
+  for (const auto& [type, inputs] : want) EXPECT_EQ(Def(type).value_inputs, inputs) << type;
+  // Values read only to check them (CumSum's axis, Gather's indices,
+  // Dropout's training_mode) or not at all do not decide a shape.
+  for (const char* t : {"CumSum", "Gather", "GatherElements", "Dropout", "Trilu", "Add", "Conv", "NonZero"})
+    EXPECT_TRUE(Def(t).value_inputs.empty()) << t;
+}
+
+TEST(OpRegistry, ComputedShapes) {
+  for (const char* t : {"NonZero", "NonMaxSuppression", "Unique", "Compress"})
+    EXPECT_TRUE(Def(t).computed_shape) << t;
+  for (const char* t : {"Reshape", "TopK", "Relu"}) EXPECT_FALSE(Def(t).computed_shape) << t;
 }
 
 TEST(OpRegistry, AttrDefaultsAreOnnxs) {

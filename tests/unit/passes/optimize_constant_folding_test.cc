@@ -86,5 +86,54 @@ TEST(ConstantFolding, SameNumericsCompiled) {
   EXPECT_EQ(CountType(*r->model.graph, "Sigmoid"), 0);
 }
 
+// y = x + Cast<f32>(NonZero(c)): an op whose output shape is the data's,
+// between a constant and the model. Returns the NonZero node.
+Node* NonZeroChain(TinyGraph& t, TensorDesc x, Tensor c) {
+  Node* nz = t.Op("NonZero", "nz", {t.Const("c", std::move(c))});
+  t.Output({t.Op("Add", "y", {t.Data("x", std::move(x)), t.Op("Cast", "f", {nz}, {{"to", int64_t{1}}})})});
+  return nz;
+}
+
+// Inference of a small constant input computes NonZero's shape (prepare),
+// so the chain after it is static and folds; the compiled model computes
+// the same with folding on or off.
+TEST(ConstantFolding, FoldsAComputedShapeOpOnAConstant) {
+  TinyGraph t;
+  Node* nz = NonZeroChain(t, F32({2, 2}), F32s({2, 2}, {1, 0, 0, 2}));
+  ASSERT_TRUE(t.Infer().ok());
+  EXPECT_EQ(nz->output_desc(0).ToString(), "i64[2,2]");
+  ASSERT_TRUE(t.RunPass(ConstantFoldingPass()).ok());
+  EXPECT_EQ(t.Count("NonZero") + t.Count("Cast"), 0);
+  const Node* folded = t.g().FindNode("y")->InputNode(1);
+  ASSERT_EQ(folded->type(), op::kConst);
+  EXPECT_EQ(folded->output_desc(0).ToString(), "f32[2,2]");
+  EXPECT_EQ(folded->GetTensor("value")->ToDouble(), (std::vector<double>{0, 1, 0, 1}));
+  ExpectSameNumerics(t, {Iota(4)});
+}
+
+// An input too large for prepare to evaluate: NonZero's count stays
+// unknown until folding computes it; then inference runs again, the Cast
+// after it becomes static and folds too.
+TEST(ConstantFolding, ReinfersAfterAComputedShape) {
+  Floats big(70000, 0.f);
+  for (size_t i : {5, 100, 69999}) big[i] = 1.f;
+  TinyGraph t;
+  NonZeroChain(t, F32({1, 3}), F32s({70000}, big));
+  ASSERT_TRUE(t.Infer().ok());
+  EXPECT_EQ(t.g().FindNode("f")->output_desc(0).ToString(), "f32[1,?]");
+  ASSERT_TRUE(t.RunPass(ConstantFoldingPass()).ok());
+  EXPECT_EQ(t.Count("NonZero") + t.Count("Cast"), 0);
+  const Node* folded = t.g().FindNode("y")->InputNode(1);
+  ASSERT_EQ(folded->type(), op::kConst);
+  EXPECT_EQ(folded->output_desc(0).ToString(), "f32[1,3]");
+  EXPECT_EQ(folded->GetTensor("value")->ToDouble(), (std::vector<double>{5, 100, 69999}));
+  // Above the size limit once computed: NonZero stays.
+  TinyGraph small;
+  small.options.fold_limit_bytes = 16;
+  NonZeroChain(small, F32({1, 3}), F32s({70000}, big));
+  ASSERT_TRUE(small.RunPass(ConstantFoldingPass()).ok());
+  EXPECT_EQ(small.Count("NonZero"), 1);
+}
+
 }  // namespace
 }  // namespace ge::test
