@@ -28,14 +28,35 @@
 namespace ge {
 namespace {
 
+// A dynamic model's batch may be unknown (-1): the layout does not depend
+// on it, so such tensors are blocked too.
+bool KnownButBatch(const std::vector<int64_t>& dims) {
+  for (size_t k = 1; k < dims.size(); ++k)
+    if (dims[k] < 0) return false;
+  return !dims.empty() && dims[0] >= -1;
+}
+
 bool Blockable(const TensorDesc& d, int32_t block) {
-  return d.dtype == DataType::kFloat32 && d.is_static() && d.dims.size() == 4 && (block < 0 || d.dims[1] % block == 0) &&
-         (d.format == Format::kND || d.format == Format::kNCHW);
+  return d.dtype == DataType::kFloat32 && d.dims.size() == 4 && KnownButBatch(d.dims) &&
+         (block < 0 || d.dims[1] % block == 0) && (d.format == Format::kND || d.format == Format::kNCHW);
 }
 
 // The backend's answer for n with the given inputs (and output 0) blocked.
+// The backend answers for concrete shapes: an unknown batch is asked as 2,
+// which also tells a broadcast over the batch (a static 1) from a match.
 bool Runs(const PassContext& ctx, const Node& n, const std::vector<bool>& in, bool out, int32_t block) {
   hal::KernelSpec spec = BuildKernelSpec(n);
+  auto concrete = [](hal::TensorInfo& t) {
+    if (!t.present()) return true;
+    if (t.dims.size() == 4 && KnownButBatch(t.dims) && t.dims[0] < 0) t.dims[0] = 2;
+    for (int64_t d : t.dims)
+      if (d < 0) return false;
+    return true;
+  };
+  for (auto& t : spec.inputs)
+    if (!concrete(t)) return false;
+  for (auto& t : spec.outputs)
+    if (!concrete(t)) return false;
   for (size_t i = 0; i < in.size(); ++i)
     if (in[i]) spec.inputs[i].channel_block = block;
   if (out) spec.outputs[0].channel_block = block;

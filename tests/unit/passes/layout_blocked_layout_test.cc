@@ -126,6 +126,43 @@ TEST_P(BlockedLayoutTest, SameNumbersAsThePlainBuild) {
   }
 }
 
+// A dynamic model's batch is unknown: its convolutions still take the
+// layout, and the lowered model gives the plain model's numbers at any batch.
+TEST_P(BlockedLayoutTest, AnUnknownBatchKeepsTheLayout) {
+  TinyGraph t;
+  Use(t);
+  Node* x = t.Data("x", F32({-1, 16, 6, 6}));
+  Node* c1 = ConvOf(t, x, "c1", 16, 16, 0);
+  Node* relu = t.Op("Relu", "relu", {c1});
+  Node* c2 = ConvOf(t, relu, "c2", 16, 16, 1);
+  t.Output({c2});
+  auto g = t.Clone();
+  ASSERT_TRUE(t.RunPass(BlockedLayoutPass()).ok());
+  EXPECT_EQ(c1->output_desc(0).format, Laid());
+  EXPECT_EQ(relu->output_desc(0).format, Laid());
+  EXPECT_EQ(t.Count("TransData"), 0);  // the last conv writes plain for the output
+  CompileOptions co;
+  co.device = device_;
+  auto laid = Compile(t.Clone(), co);
+  co.disabled_passes = {"blocked_layout"};
+  auto plain = Compile(std::move(g), co);
+  ASSERT_TRUE(laid.ok() && plain.ok()) << laid.status().ToString();
+  ASSERT_TRUE(laid->dynamic);
+  auto a = LoadModel(*laid, LoadOptions{RunMode::kV2, device_});
+  auto b = LoadModel(*plain, LoadOptions{RunMode::kV2, device_});
+  ASSERT_TRUE(a.ok() && b.ok()) << a.status().ToString();
+  for (int64_t batch : {1, 3}) {
+    const Floats in = Iota(static_cast<size_t>(batch * 16 * 36));
+    std::vector<Tensor> oa, ob;
+    const std::vector<TensorView> views = {{DataType::kFloat32, {batch, 16, 6, 6}, in.data()}};
+    ASSERT_TRUE((*a)->ExecuteShaped(views, oa).ok());
+    ASSERT_TRUE((*b)->ExecuteShaped(views, ob).ok());
+    ASSERT_EQ(oa[0].desc().dims, (std::vector<int64_t>{batch, 16, 6, 6}));
+    for (int64_t i = 0; i < oa[0].desc().NumElements(); ++i)
+      EXPECT_NEAR(oa[0].as<float>()[i], ob[0].as<float>()[i], 1e-4f) << i;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, BlockedLayoutTest, ::testing::Values(8, 16, hal::kChannelsLast),
                          [](const auto& info) {
                            return info.param < 0 ? std::string("channels_last") : "block" + std::to_string(info.param);
