@@ -81,7 +81,7 @@ Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDes
   for (auto& [name, dims] : *parsed) {
     auto it = std::find_if(inputs.begin(), inputs.end(), [&](const IoDesc& io) { return io.name == name; });
     if (it == inputs.end()) return InvalidArgument("--dymShape " + flag + ": the model has no input " + name);
-    if (!DimsFit(dims, it->desc))
+    if (!it->desc.Admits(dims))
       return InvalidArgument("--dymShape " + flag + ": " + name + " " + TensorDesc(it->desc.dtype, dims).ToString() +
                              " does not fit the model's " + it->desc.ToString());
     out[name] = dims;

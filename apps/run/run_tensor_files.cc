@@ -13,16 +13,6 @@ Result<std::vector<uint8_t>> ReadInputFile(const std::string& path, const Tensor
   return std::vector<uint8_t>(t.data(), t.data() + t.size());
 }
 
-bool DimsFit(const std::vector<int64_t>& dims, const TensorDesc& desc) {
-  for (int64_t d : dims)
-    if (d < 0) return false;
-  if (desc.unknown_rank()) return true;
-  if (dims.size() != desc.dims.size()) return false;
-  for (size_t k = 0; k < dims.size(); ++k)
-    if (desc.dims[k] >= 0 && desc.dims[k] != dims[k]) return false;
-  return true;
-}
-
 Result<NpyArray> ReadShapedInputFile(const std::string& path, const TensorDesc& desc, const std::vector<int64_t>& dims) {
   NpyArray a;
   const bool typed = IsOnnxTensorFile(path) || (path.size() >= 4 && path.substr(path.size() - 4) == ".npy");
@@ -36,7 +26,7 @@ Result<NpyArray> ReadShapedInputFile(const std::string& path, const TensorDesc& 
     GE_ASSIGN_OR_RETURN(a.bytes, tools::ReadTensorFile(path, d));
     a.desc = d;
   }
-  if (a.desc.dtype != desc.dtype || !DimsFit(a.desc.dims, desc) || (!dims.empty() && a.desc.dims != dims))
+  if (a.desc.dtype != desc.dtype || !desc.Admits(a.desc.dims) || (!dims.empty() && a.desc.dims != dims))
     return InvalidArgument(path + " is " + a.desc.ToString() + ", expected " +
                            (dims.empty() ? desc.ToString() : TensorDesc(desc.dtype, dims).ToString()));
   return a;

@@ -21,9 +21,6 @@ Result<std::vector<uint8_t>> ReadInputFile(const std::string& path, const Tensor
 // dtype must be desc's and the dims must fit it; errors name the file.
 Result<NpyArray> ReadShapedInputFile(const std::string& path, const TensorDesc& desc, const std::vector<int64_t>& dims);
 
-// True when `dims` (all known) fit `desc`: same rank, equal known dims.
-bool DimsFit(const std::vector<int64_t>& dims, const TensorDesc& desc);
-
 // A golden output for --compare: .npy or .pb.
 Result<NpyArray> ReadGoldenFile(const std::string& path);
 

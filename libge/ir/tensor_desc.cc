@@ -35,6 +35,16 @@ Format ChannelBlockedFormat(int32_t block) {
   }
 }
 
+bool TensorDesc::Admits(const std::vector<int64_t>& concrete) const {
+  for (int64_t d : concrete)
+    if (d < 0) return false;
+  if (unknown_rank()) return true;
+  if (concrete.size() != dims.size()) return false;
+  for (size_t k = 0; k < dims.size(); ++k)
+    if (dims[k] >= 0 && dims[k] != concrete[k]) return false;
+  return true;
+}
+
 bool TensorDesc::is_static() const {
   if (unknown_rank()) return false;
   for (int64_t d : dims)

@@ -15,10 +15,7 @@ Status CheckShapedInputs(const std::vector<IoDesc>& descs, const std::vector<Ten
     for (int64_t x : t.dims)
       if (x < 0) return InvalidArgument(what + ": dims " + DimsToString(t.dims) + " must be known");
     if (NumElements(t.dims) > 0 && !t.data) return InvalidArgument(what + " has no data");
-    if (d.unknown_rank()) continue;
-    bool ok = t.dims.size() == d.dims.size();
-    for (size_t k = 0; ok && k < d.dims.size(); ++k) ok = d.dims[k] < 0 || d.dims[k] == t.dims[k];
-    if (!ok)
+    if (!d.Admits(t.dims))
       return InvalidArgument(what + " has dims " + DimsToString(t.dims) + ", the model takes " + d.ToString());
   }
   return Status::Ok();

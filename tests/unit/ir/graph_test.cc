@@ -105,5 +105,15 @@ TEST(TensorDesc, Strings) {
   EXPECT_EQ(TensorDesc(DataType::kFloat32, {2, 3}).Bytes(), 24);
 }
 
+TEST(TensorDesc, AdmitsConcreteDimsThatFit) {
+  const TensorDesc d(DataType::kFloat32, {-1, 3});
+  EXPECT_TRUE(d.Admits({5, 3}));
+  EXPECT_FALSE(d.Admits({5, 4}));
+  EXPECT_FALSE(d.Admits({5, 3, 1}));
+  EXPECT_FALSE(d.Admits({-1, 3}));
+  EXPECT_TRUE(TensorDesc(DataType::kFloat32, {kUnknownRank}).Admits({2, 2, 2}));
+  EXPECT_TRUE(TensorDesc(DataType::kFloat32, {}).Admits({}));
+}
+
 }  // namespace
 }  // namespace ge

@@ -47,6 +47,9 @@ struct TensorDesc {
 
   bool unknown_rank() const { return dims.size() == 1 && dims[0] == kUnknownRank; }
   bool is_static() const;  // every dim known and >= 0
+  // True when `concrete` (every dim >= 0) is a shape this desc allows: any
+  // for an unknown rank, else the same rank with the known dims equal.
+  bool Admits(const std::vector<int64_t>& concrete) const;
   int64_t rank() const { return unknown_rank() ? -1 : static_cast<int64_t>(dims.size()); }
   int64_t NumElements() const { return is_static() ? ge::NumElements(dims) : -1; }
   // Bytes of a static tensor; -1 when it is not static or too large.
