@@ -30,12 +30,6 @@ std::vector<std::string> PassNames() {
 
 namespace {
 
-bool HasPartitions(const Graph& g) {
-  for (Node* n : g.nodes())
-    if (n->type() == op::kPartitionedCall) return true;
-  return false;
-}
-
 // Planning stages (6, 7, 8) of one static graph: they describe the final
 // graph, they do not rewrite it, so they run after every pass. Streams
 // first: the memory plan's lifetimes are over the stream-aware schedule, and
@@ -103,7 +97,9 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
   m.graph = std::move(graph);
   DescribeModelIo(m);
 
-  if (partition::IsStaticGraph(*m.graph) && !HasPartitions(*m.graph)) {
+  // A partitioned graph keeps its unknown-shape nodes in the root, so it is
+  // never static.
+  if (partition::IsStaticGraph(*m.graph)) {
     GE_RETURN_IF_ERROR(PlanModel(m, options));
     return m;
   }

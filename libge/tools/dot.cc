@@ -74,11 +74,11 @@ class DotWriter {
 
   // Where an edge from output `index` of `n` starts: inside a partition, at
   // its NetOutput's producer.
-  std::pair<const Node*, int> Source(const Node* n, int index) const {
+  const Node* Source(const Node* n, int index) const {
     auto it = calls_.find(n);
-    if (it == calls_.end()) return {n, index};
+    if (it == calls_.end()) return n;
     const Node* out = it->second->OutputNode();
-    if (!out || !out->InputSource(static_cast<size_t>(index)).valid()) return {nullptr, 0};
+    if (!out || !out->InputSource(static_cast<size_t>(index)).valid()) return nullptr;
     const Endpoint e = out->InputSource(static_cast<size_t>(index));
     return Source(e.node, e.index);
   }
@@ -93,7 +93,7 @@ class DotWriter {
         const std::string shape = e.index >= 0 && static_cast<size_t>(e.index) < e.node->num_outputs()
                                       ? e.node->output_desc(static_cast<size_t>(e.index)).ToString()
                                       : "?";
-        auto [src, src_index] = Source(e.node, e.index);
+        const Node* src = Source(e.node, e.index);
         if (!src) continue;
         // Into a partition: to the subgraph's Data node of that input.
         std::string dst = id_[n];
@@ -104,7 +104,6 @@ class DotWriter {
           if (!data || !id_.count(data)) continue;
           dst = id_[data];
         }
-        (void)src_index;
         s += "  " + id_[src] + " -> " + dst + " [label=" + Quote(shape) + "];\n";
       }
       for (const Node* c : n->control_inputs())

@@ -1,9 +1,8 @@
 #include "v2/lowering.h"
 
-#include <set>
+#include <algorithm>
 
-#include "ge/ops/kernel_spec.h"
-#include "ge/ops/op_registry.h"
+#include "ge/ops/memory_alias.h"
 
 namespace ge::v2 {
 namespace {
@@ -50,26 +49,14 @@ Value* Lowering::ValueOf(const Node* node, int output) {
 }
 
 int Lowering::ViewOf(const Node& node, size_t out) {
-  if (IsStructuralNode(node)) return -1;
-  const OpDef* def = OpRegistry::Global().Find(node.type());
-  if (!def || def->memory.reference_outputs.size() < node.num_outputs()) return -1;
-  // Only when every output is a view: the node then runs no kernel at all.
-  for (size_t j = 0; j < node.num_outputs(); ++j) {
-    const int in = def->memory.reference_outputs[j];
-    if (in < 0 || !node.HasInput(static_cast<size_t>(in))) return -1;
-    // A view keeps the bytes: same dtype, same layout.
-    const Endpoint src = node.InputSource(static_cast<size_t>(in));
-    const TensorDesc& a = src.node->output_desc(src.index);
-    const TensorDesc& b = node.output_desc(j);
-    if (a.dtype != b.dtype || a.format != b.format) return -1;
-  }
-  return def->memory.reference_outputs[out];
+  // The alias rule the static plan follows (memory_alias.h): a node whose
+  // every output aliases an input runs no kernel; its outputs are views.
+  return RunsKernel(node) ? -1 : AliasedInput(node, out);
 }
 
 Status Lowering::Run() {
   GE_ASSIGN_OR_RETURN(std::vector<Node*> order, graph_.TopologicalOrder());
-  // The owner of each value's memory (views resolved), its last reader, and
-  // the values the user gets back (never freed inside Main).
+  // The owner of each value's memory: views resolved to what they view.
   auto owner = [&](Endpoint e) {
     while (e.valid()) {
       const int in = ViewOf(*e.node, static_cast<size_t>(e.index));
@@ -83,36 +70,26 @@ Status Lowering::Run() {
       const Endpoint o = owner(Endpoint{n, static_cast<int>(j)});
       if (o.node != n) ValueOf(n, static_cast<int>(j))->owner = ValueOf(o);
     }
-  std::map<const Node*, std::vector<Endpoint>> frees_after;
-  {
-    std::map<std::pair<const Node*, int>, const Node*> last;
-    std::set<std::pair<const Node*, int>> kept;
-    for (Node* n : order)
-      for (size_t i = 0; i < n->num_inputs(); ++i) {
-        if (!n->HasInput(i)) continue;
-        const Endpoint o = owner(n->InputSource(i));
-        const auto key = std::make_pair(static_cast<const Node*>(o.node), o.index);
-        last[key] = n;
-        if (n->type() == op::kNetOutput) kept.insert(key);
-      }
-    for (const auto& [key, reader] : last) {
-      const Node* producer = key.first;
-      // Only op outputs own allocator memory: Data, Const and partition IO
-      // bound elsewhere are not freed here (partition outputs are).
-      if (kept.count(key) || producer->type() == op::kData || producer->type() == op::kConst) continue;
-      frees_after[reader].push_back(Endpoint{const_cast<Node*>(producer), key.second});
-    }
-  }
-  const NodeConverterRegistry& registry = NodeConverterRegistry::Global();
-  // Per graph node: the Main node that finishes it (-1: none, e.g. Data).
-  std::map<const Node*, long> done;
-  std::map<std::pair<const Node*, int>, std::vector<const Node*>> readers;  // by owner
+  // Readers of each memory owner, in topological order: the last one frees
+  // it, unless the user gets it back (a NetOutput reads it). Only op outputs
+  // own allocator memory: Data and Const values are bound elsewhere.
+  std::map<std::pair<const Node*, int>, std::vector<const Node*>> readers;
   for (Node* n : order)
     for (size_t i = 0; i < n->num_inputs(); ++i)
       if (n->HasInput(i)) {
         const Endpoint o = owner(n->InputSource(i));
         readers[{o.node, o.index}].push_back(n);
       }
+  std::map<const Node*, std::vector<Endpoint>> frees_after;
+  for (const auto& [key, list] : readers) {
+    const Node* producer = key.first;
+    const bool kept = std::any_of(list.begin(), list.end(), [](const Node* r) { return r->type() == op::kNetOutput; });
+    if (kept || producer->type() == op::kData || producer->type() == op::kConst) continue;
+    frees_after[list.back()].push_back(Endpoint{const_cast<Node*>(producer), key.second});
+  }
+  const NodeConverterRegistry& registry = NodeConverterRegistry::Global();
+  // Per graph node: the Main node that finishes it (-1: none, e.g. Data).
+  std::map<const Node*, long> done;
   auto after = [&](const Node* dep, uint32_t node) {
     auto it = done.find(dep);
     if (it != done.end() && it->second >= 0) edges_.push_back(ExecEdge{static_cast<uint32_t>(it->second), node});

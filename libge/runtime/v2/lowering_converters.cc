@@ -113,10 +113,21 @@ Status ConvertPartitionedCall(Node& n, Lowering& l) {
 
 // ------------------------------------------------------- unknown-shape ops
 
-// One prepared kernel: created for these input dims and value-input bytes.
+struct OpContext;
+
+// What an op's output shapes and kernel depend on: its input dims and the
+// bytes of its value inputs. InferShape keeps the last one seen, each
+// prepared kernel the one it was created for.
+struct InputKey {
+  std::vector<std::vector<int64_t>> dims;    // per input (empty for an absent one)
+  std::vector<std::vector<uint8_t>> values;  // per value input
+  bool Matches(const OpContext& c) const;
+  void Capture(const OpContext& c);
+};
+
+// One prepared kernel; its key's value bytes are the kernel's constants.
 struct Prepared {
-  std::vector<std::vector<int64_t>> dims;
-  std::vector<std::vector<uint8_t>> values;  // the value inputs' bytes (the kernel's constants)
+  InputKey key;
   std::unique_ptr<hal::Kernel> kernel;
 };
 
@@ -133,8 +144,7 @@ struct OpContext {
   std::vector<int> value_inputs;        // OpDef::value_inputs present here
   // InferShape runs only when the dims or the value inputs changed.
   bool inferred = false;
-  std::vector<std::vector<int64_t>> last_dims;
-  std::vector<std::vector<uint8_t>> last_values;
+  InputKey last;
   bool computed = false;  // outputs sized by the kernel (OpDef::computed_shape)
   // Prepared kernels, most recent first; a bounded cache per node.
   std::vector<std::unique_ptr<Prepared>> cache;
@@ -154,19 +164,26 @@ std::vector<uint8_t> CopyBytes(const Value* v) {
   return p ? std::vector<uint8_t>(p, p + v->bytes) : std::vector<uint8_t>();
 }
 
+bool InputKey::Matches(const OpContext& c) const {
+  for (size_t i = 0; i < c.in.size(); ++i)
+    if (c.in[i] && c.in[i]->dims != dims[i]) return false;
+  for (size_t k = 0; k < c.value_inputs.size(); ++k)
+    if (!SameBytes(c.in[c.value_inputs[k]], values[k])) return false;
+  return true;
+}
+
+void InputKey::Capture(const OpContext& c) {
+  dims.resize(c.in.size());
+  for (size_t i = 0; i < c.in.size(); ++i)
+    if (c.in[i]) dims[i] = c.in[i]->dims;
+  values.resize(c.value_inputs.size());
+  for (size_t k = 0; k < c.value_inputs.size(); ++k) values[k] = CopyBytes(c.in[c.value_inputs[k]]);
+}
+
 int InferShape(void* context) {
   auto* c = static_cast<OpContext*>(context);
-  if (c->inferred) {
-    bool same = true;
-    for (size_t i = 0; i < c->in.size() && same; ++i)
-      if (c->in[i] && c->in[i]->dims != c->last_dims[i]) same = false;
-    for (size_t k = 0; k < c->value_inputs.size() && same; ++k)
-      same = SameBytes(c->in[c->value_inputs[k]], c->last_values[k]);
-    if (same) return 0;
-  }
-  for (size_t i = 0; i < c->in.size(); ++i)
-    if (c->in[i]) c->last_dims[i] = c->in[i]->dims;
-  for (size_t k = 0; k < c->value_inputs.size(); ++k) c->last_values[k] = CopyBytes(c->in[c->value_inputs[k]]);
+  if (c->inferred && c->last.Matches(*c)) return 0;
+  c->last.Capture(*c);
   Node& n = *c->node;
   // Values of inputs: constants, and the declared value inputs from memory.
   std::vector<Tensor> values(c->in.size());
@@ -196,25 +213,15 @@ int InferShape(void* context) {
 
 int PrepareKernel(void* context) {
   auto* c = static_cast<OpContext*>(context);
-  auto matches = [c](const Prepared& p) {
-    for (size_t i = 0; i < c->in.size(); ++i)
-      if (c->in[i] && c->in[i]->dims != p.dims[i]) return false;
-    for (size_t k = 0; k < c->value_inputs.size(); ++k)
-      if (!SameBytes(c->in[c->value_inputs[k]], p.values[k])) return false;
-    return true;
-  };
-  if (c->current && matches(*c->current)) return 0;
+  if (c->current && c->current->key.Matches(*c)) return 0;
   for (size_t i = 0; i < c->cache.size(); ++i)
-    if (matches(*c->cache[i])) {
+    if (c->cache[i]->key.Matches(*c)) {
       std::rotate(c->cache.begin(), c->cache.begin() + static_cast<long>(i), c->cache.begin() + static_cast<long>(i) + 1);
       c->current = c->cache.front().get();
       return 0;
     }
   auto p = std::make_unique<Prepared>();
-  p->dims.resize(c->in.size());
-  for (size_t i = 0; i < c->in.size(); ++i)
-    if (c->in[i]) p->dims[i] = c->in[i]->dims;
-  for (int k : c->value_inputs) p->values.push_back(CopyBytes(c->in[k]));
+  p->key.Capture(*c);
   hal::KernelSpec spec = BuildKernelSpec(*c->node);
   spec.const_inputs.assign(c->in.size(), nullptr);
   for (size_t i = 0; i < c->in.size(); ++i)
@@ -222,7 +229,7 @@ int PrepareKernel(void* context) {
   // An empty value (axes = []) is still a known constant: a non-null pointer.
   static const uint8_t kEmpty = 0;
   for (size_t k = 0; k < c->value_inputs.size(); ++k)
-    spec.const_inputs[c->value_inputs[k]] = p->values[k].empty() ? &kEmpty : p->values[k].data();
+    spec.const_inputs[c->value_inputs[k]] = p->key.values[k].empty() ? &kEmpty : p->key.values[k].data();
   auto kernel = c->device->kernels().Create(spec);
   if (!kernel.ok()) return c->state->Fail(kernel.status());
   p->kernel = std::move(kernel).value();
@@ -296,8 +303,6 @@ Status ConvertOp(Node& n, Lowering& l) {
     c->out.push_back(l.ValueOf(&n, static_cast<int>(j)));
     c->view_of.push_back(Lowering::ViewOf(n, j));
   }
-  c->last_dims.resize(c->in.size());
-  c->last_values.resize(c->value_inputs.size());
   c->in_ptrs.resize(c->in.size());
   c->out_ptrs.resize(c->out.size());
   l.AddMain(InferShape, c);

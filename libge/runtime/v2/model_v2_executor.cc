@@ -35,9 +35,10 @@ class ModelV2Executor final : public LoadedModel {
     state_.memory = &memory_;
     // Parallel workers each lead an OpenMP team: kernels (created during the
     // runs) then take their share of the cores, not all of them.
-    if (options_.executor == LoadOptions::Executor::kTopological && options_.executor_threads != 1)
-      share_ = device_.ShareCompute(options_.executor_threads > 0 ? static_cast<size_t>(options_.executor_threads)
-                                                                  : std::max(1u, std::thread::hardware_concurrency()));
+    const bool topological = options_.executor == LoadOptions::Executor::kTopological;
+    const size_t threads = options_.executor_threads > 0 ? static_cast<size_t>(options_.executor_threads)
+                                                         : std::max(1u, std::thread::hardware_concurrency());
+    if (topological && threads > 1) share_ = device_.ShareCompute(threads);
     lowering_ = std::make_unique<Lowering>(model_, device_, device_name_, state_, *model_.graph);
     GE_RETURN_IF_ERROR(lowering_->Run());
     ExecuteGraph& g = lowering_->exec();
@@ -51,13 +52,11 @@ class ModelV2Executor final : public LoadedModel {
     data_nodes_ = model_.graph->InputNodes();
     staging_.resize(model_.inputs.size());
     exec_ = SequentialExecutionData{g.main.size(), g.main.data()};
-    if (options_.executor == LoadOptions::Executor::kTopological) {
+    if (topological) {
       std::vector<int64_t> costs(g.main.size(), 1);
       GE_ASSIGN_OR_RETURN(plan_, BuildTopologicalPlan(g.main.size(), lowering_->edges(), costs));
       topo_ = plan_.Bind(g.main.data());
       scratch_.Reserve(g.main.size());
-      size_t threads = options_.executor_threads > 0 ? static_cast<size_t>(options_.executor_threads)
-                                                     : std::max(1u, std::thread::hardware_concurrency());
       GE_ASSIGN_OR_RETURN(pool_, ExecutorThreadPool::Create(threads));
     }
     spdlog::debug("v2 lowering of dynamic model {}: {} Main nodes, {} partition(s)", model_.name, g.main.size(),

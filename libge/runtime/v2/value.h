@@ -11,6 +11,7 @@
 #include "ge/ir/tensor_desc.h"
 #include "ge_base/status.h"
 #include "hal/device.h"
+#include "v2/caching_allocator.h"
 
 namespace ge::v2 {
 
@@ -20,9 +21,9 @@ struct Value {
   int32_t channel_block = 0;  // hal::TensorInfo::channel_block
   void* data = nullptr;
   size_t bytes = 0;
-  // The memory block when this value owns its memory (ValueMemory's handle);
-  // null for user buffers, constants and aliases.
-  void* block = nullptr;
+  // The memory block when this value owns its memory; null for user
+  // buffers, constants and aliases.
+  MemBlock* block = nullptr;
   // An alias (Reshape, Squeeze ...) shares `owner`'s memory; null otherwise.
   Value* owner = nullptr;
 
@@ -31,28 +32,25 @@ struct Value {
   }
 };
 
-// Memory for values that own theirs: blocks come from a cache and go back to
-// it, so a run with shapes seen before allocates nothing from the device.
+// Memory for values that own theirs, from the caching allocator: a run with
+// shapes seen before allocates nothing from the device.
 class ValueMemory {
  public:
   // thread_safe: for executors that allocate on several threads.
-  ValueMemory(hal::Device& device, bool thread_safe);
-  ~ValueMemory();
-  ValueMemory(const ValueMemory&) = delete;
-  ValueMemory& operator=(const ValueMemory&) = delete;
+  ValueMemory(hal::Device& device, bool thread_safe)
+      : allocator_(device, CachingAllocator::Options{0, thread_safe}) {}
   // Gives `v` a block of v.bytes (64-byte aligned; zero bytes still get a
   // valid address) and points v.data at it.
   Status Alloc(Value& v);
   void Free(Value& v);
   // Bytes in use / the most ever in use / bytes the device gave.
-  size_t bytes_in_use() const;
-  size_t peak_bytes() const;
-  size_t device_bytes() const;
-  size_t device_allocations() const;
+  size_t bytes_in_use() const { return allocator_.stats().bytes_in_use; }
+  size_t peak_bytes() const { return allocator_.stats().peak_bytes_in_use; }
+  size_t device_bytes() const { return allocator_.stats().peak_bytes_held; }
+  size_t device_allocations() const { return allocator_.stats().device_allocations; }
 
  private:
-  struct Impl;
-  Impl* impl_;
+  CachingAllocator allocator_;
 };
 
 // What every Main node reaches: value memory and the first error of a call
