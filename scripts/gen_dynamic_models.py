@@ -7,7 +7,8 @@ Needs Debian's python3-torch and python3-torchvision (not installed by scripts/s
 models are never committed and no test needs them). Writes, with random weights from fixed seeds:
 
   resnet18_dyn.onnx      torchvision resnet18, dynamic batch (BatchNorm with non-trivial
-                         statistics); cases at batch 1, 2, 3
+                         statistics); cases at batch 1, 2, 3, 4 (1, 2, 4 are
+                         the gears of --dynamic_batch_size "1,2,4")
   encoder_dyn.onnx       a BERT-style encoder (token + position embeddings, the positions sliced
                          to the sequence length, 2 TransformerEncoder layers, a pooled 2-way
                          head), dynamic batch and sequence; cases (1,128), (2,40), (4,7)
@@ -60,7 +61,7 @@ def main():
             m.running_var.uniform_(0.5, 1.5)
     g = torch.Generator().manual_seed(1)
     save("resnet18_dyn", resnet,
-         [(f"b{b}", (torch.randn(b, 3, 64, 64, generator=g),)) for b in (1, 2, 3)],
+         [(f"b{b}", (torch.randn(b, 3, 64, 64, generator=g),)) for b in (1, 2, 3, 4)],
          ["input"], ["logits"], {"input": {0: "batch"}, "logits": {0: "batch"}})
 
     # 2. A BERT-style encoder: dynamic batch and sequence.

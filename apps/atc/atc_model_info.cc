@@ -36,11 +36,23 @@ std::string ModelInfo(const Model& m) {
 
 std::string MemoryLines(const Model& m) {
   if (!m.dynamic) return "memory: " + MemoryReport(m.memory) + "\n";
+  if (const Node* gear_case = FindGearCase(m)) {
+    const std::vector<size_t> gears = GearPartitions(m, gear_case->name());
+    std::string s = "gear model: " + std::to_string(gears.size()) + " gear(s) (" + gear_case->GetString("gear_kind") +
+                    "), one static plan each, weights shared\n";
+    for (size_t i : gears) {
+      const SubgraphPlan& p = m.partitions[i];
+      std::string dims;
+      for (const IoDesc& io : p.inputs) dims += (dims.empty() ? "" : " ") + io.name + DimsToString(io.desc.dims);
+      s += p.subgraph + ": " + dims + "; memory: " + MemoryReport(p.memory) + "\n";
+    }
+    return s;
+  }
   size_t by_shape = 0;
   if (m.graph)
     for (Node* n : m.graph->nodes())
       by_shape += n->type() != op::kData && n->type() != op::kNetOutput && n->type() != op::kConst &&
-                  n->type() != op::kPartitionedCall;
+                  n->type() != op::kPartitionedCall && n->type() != op::kGearCase;
   std::string s = "dynamic model: " + std::to_string(by_shape) + " node(s) run by shape at run time (v2), " +
                   std::to_string(m.partitions.size()) + " known-shape partition(s)\n";
   for (const SubgraphPlan& p : m.partitions) {

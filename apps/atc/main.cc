@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "atc/atc_flags.h"
+#include "atc/atc_gears.h"
 #include "atc/atc_model_info.h"
 #include "atc/atc_target.h"
 #include "common/app_common.h"
@@ -91,7 +92,20 @@ int Main(int argc, char** argv) {
   app.add_option("--framework", framework, "Source framework: 5 = ONNX; 3 = TensorFlow frozen GraphDef");
   app.add_option("--output", output, "Output path without the .om extension (as ATC): --output out/m writes out/m.om");
   app.add_option("--input_shape", input_shape,
-                 "Override input shapes: \"name:1,3,224,224;name2:1,128\" (needed when the model's inputs are dynamic)");
+                 "Override input shapes: \"name:1,3,224,224;name2:1,128\". A fixed shape makes a dynamic input static (the "
+                 "fastest plan); -1 leaves a dim dynamic; LO~HI (\"x:1~8,3,224,224\", HI -1: no bound) leaves it dynamic "
+                 "and ge-run refuses sizes outside the range");
+  std::string dynamic_batch_size, dynamic_image_size, dynamic_dims;
+  app.add_option("--dynamic_batch_size", dynamic_batch_size,
+                 "Gears of the batch: \"1,2,4,8\". One static plan per batch size, all in one .om sharing one copy of "
+                 "the weights; the inputs' -1 dims (the batch, dim 0; from --input_shape or the model) take each value. "
+                 "ge-run picks the gear from the input dims or --dymBatch, in sink and v2 mode");
+  app.add_option("--dynamic_image_size", dynamic_image_size,
+                 "Gears of the image size: \"224,224;320,320\" (H,W per gear): each dynamic input's two -1 dims take H "
+                 "and W (ge-run --dymHW picks one)");
+  app.add_option("--dynamic_dims", dynamic_dims,
+                 "Gears of ND inputs (with --input_format ND): \"1,40;2,40\": each gear gives every -1 dim of the "
+                 "inputs, in --input_shape's order (ge-run --dymDims picks one)");
   app.add_option("--out_nodes", out_nodes, "Graph outputs to keep instead of the model's own: \"name1;name2\" (TensorFlow: \"node\" or \"node:k\")");
   app.add_option("--mode", mode,
                  "0: convert (default); 1: write the .om given by --om as JSON to --json; 3: pre-check --model "
@@ -186,6 +200,8 @@ int Main(int argc, char** argv) {
   }
   if (implmode.rfind("high_performance", 0) == 0)
     warn("--op_select_implmode " + implmode + ": every CPU kernel has one implementation, in full float32 precision");
+  auto gears = ge::atc::ParseGearFlags(dynamic_batch_size, dynamic_image_size, dynamic_dims, input_shape, input_format);
+  if (!gears.ok()) return ge::app::Fail(kTool, gears.status());
   auto output_types = ge::app::ParseOutputType(output_type);
   if (!output_types.ok()) return ge::app::Fail(kTool, output_types.status());
   // Model IO dtypes and their record in the .om.
@@ -194,6 +210,11 @@ int Main(int argc, char** argv) {
     o.fp16_inputs = ge::app::ParseFp16Nodes(input_fp16_nodes);
     if (!output_type.empty()) o.recorded_options.emplace_back("output_type", output_type);
     if (!input_fp16_nodes.empty()) o.recorded_options.emplace_back("input_fp16_nodes", input_fp16_nodes);
+    o.gears = *gears;
+    for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"dynamic_batch_size", &dynamic_batch_size},
+                                      {"dynamic_image_size", &dynamic_image_size},
+                                      {"dynamic_dims", &dynamic_dims}})
+      if (!value->empty()) o.recorded_options.emplace_back(flag, *value);
   };
 
   if (mode == 6) {

@@ -76,22 +76,47 @@ int RunMain(const std::string& tool, int (*main)(int, char**), int argc, char** 
   }
 }
 
-Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag) {
-  std::map<std::string, std::vector<int64_t>> shapes;
+Result<std::vector<InputShape>> ParseInputShapeList(const std::string& flag) {
+  std::vector<InputShape> shapes;
   for (const std::string& entry : SplitList(flag, ';')) {
     size_t colon = entry.rfind(':');
     if (colon == std::string::npos || colon == 0)
       return InvalidArgument("--input_shape: '" + entry + "' is not NAME:D1,D2,...");
-    std::vector<int64_t> dims;
+    InputShape shape;
+    shape.name = entry.substr(0, colon);
     for (const std::string& d : SplitList(entry.substr(colon + 1), ',')) {
-      char* end = nullptr;
-      long long v = std::strtoll(d.c_str(), &end, 10);
-      if (end == d.c_str() || *end != '\0' || v < -1)
-        return InvalidArgument("--input_shape: '" + d + "' in '" + entry + "' is not a dimension");
-      dims.push_back(v);
+      auto bad = [&] { return InvalidArgument("--input_shape: '" + d + "' in '" + entry + "' is not a dimension (N, -1 or LO~HI)"); };
+      auto number = [](const std::string& t, long long& v) {
+        char* end = nullptr;
+        v = std::strtoll(t.c_str(), &end, 10);
+        return !t.empty() && end != t.c_str() && *end == '\0';
+      };
+      long long v = 0, hi = 0;
+      const size_t tilde = d.find('~');
+      if (tilde == std::string::npos) {
+        if (!number(d, v) || v < -1) return bad();
+        shape.dims.push_back(v);
+        shape.ranges.emplace_back(-1, -1);
+        continue;
+      }
+      // atc's range: LO~HI, HI -1 for no upper bound; LO~LO is that dim.
+      if (!number(d.substr(0, tilde), v) || !number(d.substr(tilde + 1), hi) || v < 1 || hi < -1 || hi == 0 ||
+          (hi != -1 && hi < v))
+        return bad();
+      shape.dims.push_back(v == hi ? v : kUnknownDim);
+      shape.ranges.emplace_back(v == hi ? -1 : v, v == hi ? -1 : hi);
     }
-    shapes[entry.substr(0, colon)] = dims;
+    for (const InputShape& s : shapes)
+      if (s.name == shape.name) return InvalidArgument("--input_shape names " + shape.name + " twice");
+    shapes.push_back(std::move(shape));
   }
+  return shapes;
+}
+
+Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag) {
+  GE_ASSIGN_OR_RETURN(std::vector<InputShape> list, ParseInputShapeList(flag));
+  std::map<std::string, std::vector<int64_t>> shapes;
+  for (InputShape& s : list) shapes[s.name] = std::move(s.dims);
   return shapes;
 }
 
@@ -145,6 +170,26 @@ Status ApplyStreamFlag(const std::string& stream_num, CompileOptions& options) {
 
 namespace {
 
+// --input_shape's LO~HI dims: unknown in the graph, their ranges on the
+// Data node (attr "dim_range": LO,HI per dim, -1,-1 where none) for the
+// runtime to check per call.
+Status ApplyDimRanges(const std::string& input_shape, Graph& graph) {
+  GE_ASSIGN_OR_RETURN(std::vector<InputShape> list, ParseInputShapeList(input_shape));
+  for (const InputShape& s : list) {
+    std::vector<int64_t> flat;
+    bool any = false;
+    for (const auto& [lo, hi] : s.ranges) {
+      flat.push_back(lo);
+      flat.push_back(hi);
+      any |= lo >= 0;
+    }
+    if (!any) continue;
+    for (Node* d : graph.InputNodes())
+      if (d->name() == s.name) d->SetAttr("dim_range", flat);
+  }
+  return Status::Ok();
+}
+
 Result<ParseOptions> ParseFlags(const std::string& input_shape, const std::string& out_nodes) {
   ParseOptions popts;
   GE_ASSIGN_OR_RETURN(popts.input_shapes, ParseInputShapes(input_shape));
@@ -160,6 +205,7 @@ Result<Model> ConvertModel(const std::string& path, int framework, const std::st
   if (framework != 3 && framework != 5) return InvalidArgument("--framework " + std::to_string(framework) + " is not one of 3 (TensorFlow), 5 (ONNX)");
   GE_ASSIGN_OR_RETURN(ParseOptions popts, ParseFlags(input_shape, out_nodes));
   GE_ASSIGN_OR_RETURN(auto graph, framework == 3 ? ParseTfFile(path, popts) : ParseOnnxFile(path, popts));
+  GE_RETURN_IF_ERROR(ApplyDimRanges(input_shape, *graph));
   GE_ASSIGN_OR_RETURN(options.source_sha256, Sha256File(path));
   options.framework = framework == 3 ? "tensorflow" : "onnx";
   if (!input_shape.empty()) options.recorded_options.emplace_back("input_shape", input_shape);

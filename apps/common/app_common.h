@@ -22,6 +22,14 @@ void InstallOneLineErrors(CLI::App& app, const std::string& tool);
 
 // "input:1,3,224,224;mask:1,128" -> {input: [1,3,224,224], mask: [1,128]}; -1 allowed.
 Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& flag);
+// The same in the flag's order, with atc's ranges: "x:1~8,3,224,224" makes
+// dim 0 unknown (-1) with range (1, 8); "1~-1" has no upper bound.
+struct InputShape {
+  std::string name;
+  std::vector<int64_t> dims;
+  std::vector<std::pair<int64_t, int64_t>> ranges;  // per dim; (-1, -1): none
+};
+Result<std::vector<InputShape>> ParseInputShapeList(const std::string& flag);
 std::vector<std::string> SplitList(const std::string& s, char sep);
 // ASCII lower case: flag values compared without regard to case.
 std::string ToLower(std::string s);

@@ -99,6 +99,14 @@ int Main(int argc, char** argv) {
   app.add_option("--dymShape", dym_shape,
                  "(ais_bench) Dims of a dynamic model's inputs, 'x:1,8;y:2,40': for generated inputs and raw .bin "
                  "files (.npy and .pb carry their own dims; docs/dynamic-shapes.md)");
+  int64_t dym_batch = 0;
+  std::string dym_hw, dym_dims;
+  app.add_option("--dymBatch", dym_batch,
+                 "(msame, ais_bench) The batch of a model with a dynamic batch: picks the gear of a --dynamic_batch_size "
+                 ".om, or sets the batch of a dynamic one (0: none; files with dims of their own need none)");
+  app.add_option("--dymHW", dym_hw, "(msame, ais_bench) H,W of a --dynamic_image_size .om's gear (or a dynamic model's two -1 dims)");
+  app.add_option("--dymDims", dym_dims,
+                 "(msame, ais_bench) Dims of the inputs, 'x:1,40;y:1,40': picks the gear of a --dynamic_dims .om");
   app.add_option("--output,-o", out_flags.output,
                  "Directory for the outputs (created if missing): NAME.npy, or STEM_K.EXT per input file");
   app.add_option("--output_dirname", out_flags.dirname,
@@ -211,6 +219,12 @@ int Main(int argc, char** argv) {
   if (!dym.ok()) return Fail(kTool, dym.status());
   if (!dym->empty() && !dynamic)
     return Fail(kTool, ge::InvalidArgument("--dymShape " + dym_shape + ": the model " + model + " has static shapes"));
+  if ((dym_batch > 0 || !dym_hw.empty() || !dym_dims.empty()) && !dynamic)
+    return Fail(kTool, ge::InvalidArgument(std::string(dym_batch > 0 ? "--dymBatch" : !dym_hw.empty() ? "--dymHW" : "--dymDims") +
+                                           ": the model " + model + " has static shapes and no gears"));
+  if (auto s = ge::run::ApplyGearFlags(dym_batch, dym_hw, dym_dims, m.inputs(), *dym); !s.ok()) return Fail(kTool, s);
+  if (async && !rm.sink())
+    return Fail(kTool, ge::InvalidArgument("--async runs one sink model; " + model + " has gears, each a sink model of its own"));
   if (dynamic && !dump_dir.empty())
     return Fail(kTool, ge::Unsupported("--dump: not available for a dynamic model yet (" + model + ")"));
   ge::run::ShapedInputs shaped_in;

@@ -29,12 +29,6 @@ struct Spec {
 constexpr Spec kSpecs[] = {
     {"--profiler", "msame, ais_bench", Accept::kNo, "(msame, ais_bench) msprof profiling; only 'false' is accepted",
      "there is no msprof here: use --mode sink --profile trace.json for a per-task Chrome trace"},
-    {"--dymBatch", "msame, ais_bench", Accept::kZero, "(msame, ais_bench) dynamic batch gear; only 0 is accepted",
-     "ge-atc compiles no gears yet: a model with a dynamic batch (-1) takes the batch of each input file"},
-    {"--dymHW", "msame, ais_bench", Accept::kNothing, "(msame, ais_bench) dynamic image size gear; refused",
-     "ge-atc compiles no gears yet: a dynamic model takes the dims of each input file, or --dymShape"},
-    {"--dymDims", "msame, ais_bench", Accept::kNothing, "(msame, ais_bench) dynamic dims gear; refused",
-     "ge-atc compiles no gears yet: a dynamic model takes the dims of each input file, or --dymShape"},
     {"--dymShape_range", "ais_bench", Accept::kNothing, "(ais_bench) range of dynamic shapes to sweep; refused",
      "run one shape per call with --dymShape (a dynamic model runs any shape)"},
     {"--auto_set_dymshape_mode", "ais_bench", Accept::kNo, "(ais_bench) shape from each input file; only 'false'",

@@ -89,6 +89,51 @@ Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDes
   return out;
 }
 
+Status ApplyGearFlags(int64_t dym_batch, const std::string& dym_hw, const std::string& dym_dims,
+                      const std::vector<IoDesc>& inputs, DymShapes& dims) {
+  auto unknowns = [](const std::vector<int64_t>& d) { return std::count(d.begin(), d.end(), kUnknownDim); };
+  if (dym_batch < 0) return InvalidArgument("--dymBatch " + std::to_string(dym_batch) + " is not a batch size");
+  if (dym_batch > 0) {
+    bool any = false;
+    for (const IoDesc& io : inputs) {
+      if (io.desc.dims.empty() || io.desc.dims[0] != kUnknownDim || unknowns(io.desc.dims) != 1) continue;
+      std::vector<int64_t> d = io.desc.dims;
+      d[0] = dym_batch;
+      dims[io.name] = d;
+      any = true;
+    }
+    if (!any) return InvalidArgument("--dymBatch " + std::to_string(dym_batch) + ": no input of the model has a dynamic batch (dim 0 its only -1)");
+  }
+  if (!dym_hw.empty()) {
+    const std::vector<std::string> hw = app::SplitList(dym_hw, ',');
+    std::vector<int64_t> v;
+    for (const std::string& x : hw) {
+      char* end = nullptr;
+      const long long n = std::strtoll(x.c_str(), &end, 10);
+      if (end == x.c_str() || *end != '\0' || n < 1) break;
+      v.push_back(n);
+    }
+    if (v.size() != 2 || hw.size() != 2) return InvalidArgument("--dymHW " + dym_hw + " is not H,W");
+    bool any = false;
+    for (const IoDesc& io : inputs) {
+      if (unknowns(io.desc.dims) != 2) continue;
+      std::vector<int64_t> d = io.desc.dims;
+      size_t next = 0;
+      for (int64_t& x : d)
+        if (x == kUnknownDim) x = v[next++];
+      dims[io.name] = d;
+      any = true;
+    }
+    if (!any) return InvalidArgument("--dymHW " + dym_hw + ": no input of the model has two dynamic dims (H and W)");
+  }
+  if (!dym_dims.empty()) {
+    auto parsed = ParseDymShape(dym_dims, inputs);
+    if (!parsed.ok()) return InvalidArgument("--dymDims: " + parsed.status().message());
+    for (auto& [name, d] : *parsed) dims[name] = d;
+  }
+  return Status::Ok();
+}
+
 Result<double> ShapedInputs::Fill(const InputPlan& plan, size_t k, const std::vector<IoDesc>& inputs, const DymShapes& dims) {
   data_.clear();
   views_.clear();

@@ -64,6 +64,14 @@ class InputBuffers {
 using DymShapes = std::map<std::string, std::vector<int64_t>>;
 Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDesc>& inputs);
 
+// The gear flags (msame's and ais_bench's names) as dims for the inputs
+// they set: --dymBatch N (0: none) sets every input whose only -1 dim is
+// dim 0; --dymHW H,W every input with exactly two -1 dims; --dymDims
+// "x:1,40;y:1,40" is --dymShape's form. Merged into `dims`; the error names
+// the flag.
+Status ApplyGearFlags(int64_t dym_batch, const std::string& dym_hw, const std::string& dym_dims,
+                      const std::vector<IoDesc>& inputs, DymShapes& dims);
+
 // A dynamic model's inputs (ExecuteShaped): each input read with its file's
 // own dims, or generated with the dims --dymShape gives.
 class ShapedInputs {

@@ -61,7 +61,16 @@ Result<std::unique_ptr<RunModel>> RunModel::Load(const ModelFlags& flags) {
   auto device = DeviceName(flags.device, r->om_.model);
   if (!device.ok()) return device.status();
   r->device_ = device->empty() ? r->om_.model.target : *device;
-  if (flags.sink) {
+  if (flags.sink && FindGearCase(r->om_.model)) {
+    for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", flags.timeout_ms > 0},
+                              {"--profile", flags.profile}, {"--run_loop", flags.run_loop > 0}})
+      if (used)
+        return InvalidArgument(std::string(flag) + " runs one sink model; " + flags.path +
+                               " has gears, each a sink model of its own, picked per inference");
+    auto loaded = LoadModel(r->om_.model, LoadOptions{RunMode::kSink, *device, flags.max_memory});
+    if (!loaded.ok()) return loaded.status().Annotated(flags.path);
+    r->loaded_ = std::move(loaded).value();
+  } else if (flags.sink) {
     SinkOptions so;
     so.timeout = std::chrono::milliseconds(flags.timeout_ms);
     so.profile = flags.profile;
@@ -80,7 +89,7 @@ Result<std::unique_ptr<RunModel>> RunModel::Load(const ModelFlags& flags) {
     options.executor_threads = flags.executor_threads;
     auto loaded = LoadModel(r->om_.model, options);
     if (!loaded.ok()) return loaded.status().Annotated(flags.path);
-    r->v2_ = std::move(loaded).value();
+    r->loaded_ = std::move(loaded).value();
   }
   r->load_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (auto s = CheckBuffersFit(r->model(), flags.run_loop, flags.max_memory); !s.ok()) return s.Annotated(flags.path);

@@ -32,8 +32,10 @@ class RunModel {
   RunModel(const RunModel&) = delete;
   RunModel& operator=(const RunModel&) = delete;
 
-  LoadedModel& model() { return sink_ ? static_cast<LoadedModel&>(*sink_) : *v2_; }
-  SinkLoadedModel* sink() { return sink_.get(); }  // null in v2 mode
+  LoadedModel& model() { return sink_ ? static_cast<LoadedModel&>(*sink_) : *loaded_; }
+  // Null in v2 mode, and for a gear model (each gear is a sink model of its
+  // own, the gear picked per call).
+  SinkLoadedModel* sink() { return sink_.get(); }
   const Model& om() const { return om_.model; }
   // The device the model runs on: the registry name.
   const std::string& device() const { return device_; }
@@ -44,7 +46,7 @@ class RunModel {
   LoadedOm om_;
   std::string device_;
   double load_ms_ = 0;
-  std::unique_ptr<LoadedModel> v2_;
+  std::unique_ptr<LoadedModel> loaded_;  // v2, or a gear model in either mode
   std::shared_ptr<SinkLoadedModel> sink_;
   uint32_t sink_id_ = 0;
 };

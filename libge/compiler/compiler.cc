@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "gears/gear_compiler.h"
 #include "memory/memory_planner.h"
 #include "partition/dynamic_shape_partitioner.h"
 #include "pass.h"
@@ -64,6 +65,7 @@ Status PlanModel(Model& m, const CompileOptions& options) {
 
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options) {
   if (!graph) return Internal("Compile: no graph");
+  if (options.gears.kind != GearOptions::Kind::kNone) return gears::CompileGears(std::move(graph), options);
   PassContext ctx;
   GE_ASSIGN_OR_RETURN(ctx.device, hal::GetDevice(options.device));
   GE_ASSIGN_OR_RETURN(ctx.host, hal::GetHostDevice());

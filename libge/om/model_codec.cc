@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "ge/ir/verifier.h"
 #include "om_layout.h"
@@ -17,18 +19,34 @@ void EncodeDesc(const TensorDesc& d, TensorDescDef* out) {
   out->set_format(static_cast<int32_t>(d.format));
 }
 
-Status EncodeGraph(const Graph& g, GraphDef* def, std::string* weights);
+// The weights section being written: each distinct constant's bytes once,
+// so the gears of a model (whole static copies of one graph) share them.
+struct WeightsOut {
+  std::string* bytes;
+  std::unordered_multimap<size_t, uint64_t> by_hash;  // hash of the bytes -> offset
+};
 
-void AppendWeights(const Tensor& t, ConstTensorDef* out, std::string* weights) {
+Status EncodeGraph(const Graph& g, GraphDef* def, WeightsOut* weights);
+
+void AppendWeights(const Tensor& t, ConstTensorDef* out, WeightsOut* weights) {
   EncodeDesc(t.desc(), out->mutable_desc());
-  size_t aligned = (weights->size() + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
-  weights->resize(aligned, '\0');
-  out->set_weight_offset(aligned);
   out->set_size(t.size());
-  weights->append(reinterpret_cast<const char*>(t.data()), t.size());
+  const std::string_view bytes(reinterpret_cast<const char*>(t.data()), t.size());
+  const size_t hash = std::hash<std::string_view>{}(bytes);
+  std::string& section = *weights->bytes;
+  for (auto [it, end] = weights->by_hash.equal_range(hash); it != end; ++it)
+    if (std::string_view(section).substr(it->second, bytes.size()) == bytes) {
+      out->set_weight_offset(it->second);
+      return;
+    }
+  size_t aligned = (section.size() + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
+  section.resize(aligned, '\0');
+  out->set_weight_offset(aligned);
+  section.append(bytes);
+  weights->by_hash.emplace(hash, aligned);
 }
 
-Status EncodeAttr(const std::string& name, const AttrValue& v, AttrDef* out, std::string* weights) {
+Status EncodeAttr(const std::string& name, const AttrValue& v, AttrDef* out, WeightsOut* weights) {
   out->set_name(name);
   if (auto* x = std::get_if<int64_t>(&v)) out->set_i(*x);
   else if (auto* x = std::get_if<float>(&v)) out->set_f(*x);
@@ -51,7 +69,7 @@ Status EncodeAttr(const std::string& name, const AttrValue& v, AttrDef* out, std
   return Status::Ok();
 }
 
-Status EncodeGraph(const Graph& g, GraphDef* def, std::string* weights) {
+Status EncodeGraph(const Graph& g, GraphDef* def, WeightsOut* weights) {
   def->set_name(g.name());
   GE_ASSIGN_OR_RETURN(auto order, g.TopologicalOrder());
   for (Node* n : order) {
@@ -84,6 +102,7 @@ struct Decoder {
   const uint8_t* weights;
   uint64_t weights_size;
   int depth = 0;
+  std::map<std::pair<uint64_t, uint64_t>, Tensor> read;  // (offset, size) -> the tensor made of it
 
   Result<TensorDesc> Desc(const TensorDescDef& d, const std::string& where) {
     TensorDesc out;
@@ -115,7 +134,11 @@ struct Decoder {
     if (t.weight_offset() > weights_size || t.size() > weights_size - t.weight_offset())
       return Corrupt(where + ": weights range [" + std::to_string(t.weight_offset()) + ", +" + std::to_string(t.size()) +
                      ") is outside the weights section of " + std::to_string(weights_size) + " bytes");
-    return Tensor(desc, weights + t.weight_offset(), t.size());
+    // A range read before (the gears' shared weights) shares its bytes too.
+    auto& cached = read[{t.weight_offset(), t.size()}];
+    if (cached.size() == t.size() && cached.desc() == desc) return cached;
+    cached = Tensor(desc, weights + t.weight_offset(), t.size());
+    return cached;
   }
 
   Result<AttrValue> Attr(const AttrDef& a, const std::string& where) {
@@ -209,7 +232,8 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
     o->set_key(k);
     o->set_value(v);
   }
-  GE_RETURN_IF_ERROR(EncodeGraph(*model.graph, def->mutable_graph(), weights));
+  WeightsOut out{weights, {}};
+  GE_RETURN_IF_ERROR(EncodeGraph(*model.graph, def->mutable_graph(), &out));
   EncodePlan(model, def);
   def->set_dynamic(model.dynamic);
   for (size_t i = 0; i < model.partitions.size(); ++i) {
@@ -219,6 +243,7 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
     EncodePlan(sub, &plan);
     SubgraphPlanDef* d = def->add_partitions();
     d->set_node(p.node);
+    if (p.subgraph != "f") d->set_subgraph(p.subgraph);
     for (const auto& io : p.inputs) EncodeIo(io, d->add_inputs());
     for (const auto& io : p.outputs) EncodeIo(io, d->add_outputs());
     *d->mutable_memory() = std::move(*plan.mutable_memory());
@@ -234,7 +259,7 @@ Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t 
   m.framework = def.framework();
   m.source_sha256 = def.source_sha256();
   m.target = def.target();
-  Decoder dec{weights, weights_size};
+  Decoder dec{weights, weights_size, 0, {}};
   for (const auto& io : def.inputs()) {
     GE_ASSIGN_OR_RETURN(TensorDesc d, dec.Desc(io.desc(), "input " + io.name()));
     m.inputs.push_back({io.name(), d});
@@ -273,6 +298,7 @@ Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t 
   for (const SubgraphPlanDef& d : def.partitions()) {
     SubgraphPlan p;
     p.node = d.node();
+    if (!d.subgraph().empty()) p.subgraph = d.subgraph();
     for (const auto& io : d.inputs()) {
       GE_ASSIGN_OR_RETURN(TensorDesc desc, dec.Desc(io.desc(), "partition " + d.node() + " input " + io.name()));
       p.inputs.push_back({io.name(), desc});
@@ -291,6 +317,19 @@ Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t 
     if (!s.ok()) return Corrupt("partition " + d.node() + ": " + s.message());
     m.partitions.back().memory = std::move(sub.memory);
     m.partitions.back().streams = std::move(sub.streams);
+  }
+  // Every subgraph the runtimes will load has its plan: a GearCase's gears
+  // in order, a PartitionedCall's "f".
+  for (const Node* n : m.graph->nodes()) {
+    if (n->type() != op::kGearCase && n->type() != op::kPartitionedCall) continue;
+    if (!m.dynamic) return Corrupt("node " + n->Label() + " in a static model");
+    const size_t planned = n->type() == op::kGearCase
+                               ? GearPartitions(m, n->name()).size()
+                               : static_cast<size_t>(std::count_if(m.partitions.begin(), m.partitions.end(),
+                                                                   [&](const SubgraphPlan& p) { return p.node == n->name(); }));
+    if (planned != n->subgraphs().size() || planned == 0)
+      return Corrupt("node " + n->Label() + " has " + std::to_string(n->subgraphs().size()) + " subgraph(s) and " +
+                     std::to_string(planned) + " plan(s) in order");
   }
   return m;
 }

@@ -9,7 +9,8 @@
 
 namespace ge::om {
 
-// Appends every tensor's bytes to `weights` (64-byte aligned) while encoding.
+// Appends every distinct tensor's bytes to `weights` once (64-byte aligned;
+// equal constants share one range) while encoding.
 Status EncodeModel(const Model& model, ModelDef* def, std::string* weights);
 // Checks every reference (weights ranges, node inputs, dtypes) while decoding.
 Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t weights_size);

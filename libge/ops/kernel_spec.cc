@@ -6,7 +6,7 @@ namespace ge {
 
 bool IsStructuralNode(const Node& node) {
   return node.type() == op::kData || node.type() == op::kNetOutput || node.type() == op::kConst ||
-         node.type() == op::kPartitionedCall;
+         node.type() == op::kPartitionedCall || node.type() == op::kGearCase;
 }
 
 hal::KernelSpec BuildKernelSpec(const Node& node) {

@@ -36,6 +36,9 @@ void RegisterIrOps(OpRegistry& r) {
   // A known-shape cluster of a dynamic model (the partitioner makes them):
   // its descs are its subgraph's IO, set when it is made.
   r.Register(OpBuilder(op::kPartitionedCall).Inputs(0, -1).Outputs(0, -1));
+  // ATC's gears: the descs are the gears' IO, a dim that differs between
+  // gears unknown (-1); set when it is made (compiler/gears).
+  r.Register(OpBuilder(op::kGearCase).Inputs(1, -1).Outputs(1, -1));
 }
 
 }  // namespace ge

@@ -16,30 +16,52 @@ void DescribeGraphIo(const Graph& graph, std::vector<IoDesc>& inputs, std::vecto
   }
 }
 
+Model CopyModelInfo(const Model& m) {
+  Model c;
+  c.name = m.name;
+  c.producer = m.producer;
+  c.framework = m.framework;
+  c.source_sha256 = m.source_sha256;
+  c.target = m.target;
+  c.options = m.options;
+  return c;
+}
+
 void DescribeModelIo(Model& model) { DescribeGraphIo(*model.graph, model.inputs, model.outputs); }
 
 Result<Model> PartitionModel(const Model& root, size_t i) {
   if (i >= root.partitions.size() || !root.graph) return Internal("model " + root.name + " has no partition " + std::to_string(i));
   const SubgraphPlan& plan = root.partitions[i];
   Node* call = root.graph->FindNode(plan.node);
-  if (!call || call->type() != op::kPartitionedCall)
+  if (!call || (call->type() != op::kPartitionedCall && call->type() != op::kGearCase))
     return Corrupt("model " + root.name + ": partition " + std::to_string(i) + " names " + plan.node +
-                   ", which is not a PartitionedCall node of the graph");
-  auto it = call->subgraphs().find("f");
+                   ", which is not a PartitionedCall or GearCase node of the graph");
+  auto it = call->subgraphs().find(plan.subgraph);
   if (it == call->subgraphs().end() || !it->second)
-    return Corrupt("model " + root.name + ": node " + call->Label() + " has no subgraph \"f\"");
-  Model m;
-  m.name = root.name + "/" + plan.node;
-  m.producer = root.producer;
-  m.framework = root.framework;
-  m.target = root.target;
-  m.options = root.options;
+    return Corrupt("model " + root.name + ": node " + call->Label() + " has no subgraph \"" + plan.subgraph + "\"");
+  Model m = CopyModelInfo(root);
+  m.name = root.name + "/" + plan.node + (plan.subgraph == "f" ? "" : "/" + plan.subgraph);
   m.graph = it->second->Clone();
   m.inputs = plan.inputs;
   m.outputs = plan.outputs;
   m.memory = plan.memory;
   m.streams = plan.streams;
   return m;
+}
+
+std::vector<size_t> GearPartitions(const Model& root, const std::string& node) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < root.partitions.size(); ++i)
+    if (root.partitions[i].node == node && root.partitions[i].subgraph == "gear" + std::to_string(out.size()))
+      out.push_back(i);
+  return out;
+}
+
+const Node* FindGearCase(const Model& model) {
+  if (!model.dynamic || !model.graph) return nullptr;
+  for (const Node* n : model.graph->nodes())
+    if (n->type() == op::kGearCase) return n;
+  return nullptr;
 }
 
 }  // namespace ge

@@ -96,7 +96,7 @@ TEST_F(AtcCompat, TheTargetDecidesLayoutsAndEveryTargetRunsHere) {
 TEST_F(AtcCompat, RefusedFlagsNameTheFlagAndTheReason) {
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
       {{"--insert_op_conf", "aipp.cfg"}, {"aipp.cfg", "cannot open the AIPP configuration"}},
-      {{"--dynamic_batch_size", "1,2,4"}, {"--dynamic_batch_size 1,2,4", "--input_shape"}},
+      {{"--dynamic_batch_size", "1,2,4"}, {"--dynamic_batch_size", "no input has a -1 dim", "--input_shape"}},
       {{"--input_shape_range", "input:[1~4],3,16,16"}, {"--input_shape_range", "ranges"}},
       {{"--weight", "m.caffemodel"}, {"--weight", "Caffe"}},
       {{"--input_format", "NHWC"}, {"--input_format NHWC", "ONNX", "NCHW"}},

@@ -1,10 +1,12 @@
 // Dynamic shapes from the command line: an ONNX model with a symbolic batch
 // converts with plain ge-atc and one .om runs every batch in v2 mode; sink
 // mode and shapeless inputs get one clear error; --input_shape makes it
-// static again.
+// static again, or bounds a dim with a range; ATC's gears compile fixed
+// batches that run in both modes.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "ge/tools/npy.h"
 #include "onnx/onnx_pb.h"
@@ -110,9 +112,9 @@ class DynamicShapesTest : public TempDirTest {
     ASSERT_TRUE(WriteNpy(Path("y" + k + ".npy"), TensorDesc(DataType::kFloat32, {batch, kOut}), y.data()).ok());
     ASSERT_TRUE(WriteNpy(Path("z" + k + ".npy"), TensorDesc(DataType::kFloat32, {batch * 2, 2}), y.data()).ok());
   }
-  std::vector<std::string> RunCase(int batch, std::vector<std::string> extra = {}) {
+  std::vector<std::string> RunCase(int batch, std::vector<std::string> extra = {}, const std::string& om = "dyn.om") {
     const std::string k = std::to_string(batch);
-    std::vector<std::string> args = {"--model", Path("dyn.om"), "--input", Path("x" + k + ".npy"), "--compare",
+    std::vector<std::string> args = {"--model", Path(om), "--input", Path("x" + k + ".npy"), "--compare",
                                      Path("y" + k + ".npy") + "," + Path("z" + k + ".npy")};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
@@ -183,6 +185,73 @@ TEST_F(DynamicShapesTest, InputShapeMakesItStaticForSinkMode) {
                                   Path("y3.npy") + "," + Path("z3.npy")});
     EXPECT_EQ(r.exit_code, 0) << r.Describe();
   }
+}
+
+TEST_F(DynamicShapesTest, BatchGearsRunInSinkAndV2) {
+  ToolResult a = Run("ge-atc", {"--model", Path("dyn.onnx"), "--framework", "5", "--output", Path("gears"),
+                                "--dynamic_batch_size", "1,2,4"});
+  ASSERT_EQ(a.exit_code, 0) << a.Describe();
+  EXPECT_NE(a.out.find("gear model: 3 gear(s) (batch)"), std::string::npos) << a.Describe();
+  for (int batch : {1, 2, 4}) {
+    WriteCase(batch);
+    for (const char* mode : {"v2", "sink"}) {
+      ToolResult r = Run("ge-run", RunCase(batch, {"--mode", mode}, "gears.om"));
+      EXPECT_EQ(r.exit_code, 0) << r.Describe();
+      EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.Describe();
+    }
+  }
+  // --dymBatch picks the gear for generated inputs; a batch with no gear is refused.
+  ToolResult r = Run("ge-run", {"--model", Path("gears.om"), "--mode", "sink", "--dymBatch", "2", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("f32[2,4]"), std::string::npos) << r.Describe();
+  WriteCase(3);
+  r = Run("ge-run", RunCase(3, {"--mode", "sink"}, "gears.om"));
+  ExpectOneErrorLine(r, "ge-run", {"[3,8] match none of its gears ([1,8]; [2,8]; [4,8])"});
+  r = Run("ge-run", {"--model", Path("gears.om"), "--mode", "sink", "--run_loop", "4"});
+  ExpectOneErrorLine(r, "ge-run", {"--run_loop", "has gears"});
+}
+
+TEST_F(DynamicShapesTest, GearFlagErrorsNameTheFlag) {
+  auto atc = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--model", Path("dyn.onnx"), "--framework", "5", "--output", Path("bad")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return Run("ge-atc", args);
+  };
+  ExpectOneErrorLine(atc({"--dynamic_batch_size", "1,x"}), "ge-atc", {"--dynamic_batch_size", "'x'"});
+  ExpectOneErrorLine(atc({"--dynamic_batch_size", "1,2", "--dynamic_image_size", "2,2"}), "ge-atc", {"give one of them"});
+  ExpectOneErrorLine(atc({"--dynamic_dims", "1;2"}), "ge-atc", {"--dynamic_dims needs --input_format ND"});
+  ExpectOneErrorLine(atc({"--dynamic_batch_size", "1,2", "--input_shape", "x:4,8"}), "ge-atc",
+                     {"--dynamic_batch_size", "no input has a -1 dim"});
+  ExpectOneErrorLine(atc({"--dynamic_image_size", "2,2"}), "ge-atc", {"input x [-1,8]", "two -1 dims"});
+  EXPECT_FALSE(std::filesystem::exists(Path("bad.om")));
+}
+
+TEST_F(DynamicShapesTest, DimsGearsFollowTheInputShapeOrder) {
+  ToolResult a = Run("ge-atc", {"--model", Path("dyn.onnx"), "--framework", "5", "--output", Path("dims"),
+                                "--input_format", "ND", "--input_shape", "x:-1,8", "--dynamic_dims", "2;3"});
+  ASSERT_EQ(a.exit_code, 0) << a.Describe();
+  WriteCase(3);
+  ToolResult r = Run("ge-run", RunCase(3, {"--mode", "sink"}, "dims.om"));
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  r = Run("ge-run", {"--model", Path("dims.om"), "--dymDims", "x:2,8", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("f32[2,4]"), std::string::npos) << r.Describe();
+}
+
+TEST_F(DynamicShapesTest, AnInputShapeRangeBoundsTheDim) {
+  ToolResult a = Run("ge-atc", {"--model", Path("dyn.onnx"), "--framework", "5", "--output", Path("ranged"),
+                                "--input_shape", "x:1~4,8"});
+  ASSERT_EQ(a.exit_code, 0) << a.Describe();
+  EXPECT_NE(a.out.find("dynamic model"), std::string::npos) << a.Describe();
+  WriteCase(3);
+  ToolResult r = Run("ge-run", RunCase(3, {}, "ranged.om"));
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  WriteCase(16);
+  r = Run("ge-run", RunCase(16, {}, "ranged.om"));
+  ExpectOneErrorLine(r, "ge-run", {"input x", "outside its range 1~4"});
+  ExpectOneErrorLine(Run("ge-atc", {"--model", Path("dyn.onnx"), "--framework", "5", "--output", Path("bad"),
+                                    "--input_shape", "x:4~2,8"}),
+                     "ge-atc", {"--input_shape", "'4~2'"});
 }
 
 }  // namespace

@@ -84,8 +84,9 @@ Status InitRuntimeParams(const Model& model, const NodeIndex& by_name, Program& 
 // The weights segment, every constant at its plan offset; kernels see their
 // constant inputs there (const_inputs) and may pre-pack them (GE's
 // InitWeightMem).
-Status InitWeightMem(const NodeIndex& by_name, Program& p) {
+Status InitWeightMem(const NodeIndex& by_name, Program& p, WeightPool* pool) {
   GE_ASSIGN_OR_RETURN(hal::DeviceBuffer w, p.device->Allocate(std::max<int64_t>(p.plan.weights_size, 1)));
+  std::memset(w.data(), 0, w.size());  // the alignment gaps too: equal segments compare equal (WeightPool)
   size_t copied = 0;
   for (const BufferPlan& b : p.plan.buffers) {
     if (b.segment != Segment::kWeights) continue;
@@ -98,7 +99,7 @@ Status InitWeightMem(const NodeIndex& by_name, Program& p) {
     if (t->size()) std::memcpy(static_cast<uint8_t*>(w.data()) + b.offset, t->data(), t->size());
     copied += t->size();
   }
-  p.weights = std::make_shared<const hal::DeviceBuffer>(std::move(w));
+  p.weights = pool ? pool->Share(std::move(w)) : std::make_shared<const hal::DeviceBuffer>(std::move(w));
   size_t k = 0;
   for (const auto& stream : p.streams)
     for (const ProgramTask& t : stream) {
@@ -117,6 +118,26 @@ Status InitWeightMem(const NodeIndex& by_name, Program& p) {
 
 }  // namespace
 
+std::shared_ptr<const hal::DeviceBuffer> WeightPool::Share(hal::DeviceBuffer segment) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& s : segments_)
+    if (s->size() == segment.size() && std::memcmp(s->data(), segment.data(), segment.size()) == 0) return s;
+  segments_.push_back(std::make_shared<const hal::DeviceBuffer>(std::move(segment)));
+  return segments_.back();
+}
+
+size_t WeightPool::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t n = 0;
+  for (const auto& s : segments_) n += s->size();
+  return n;
+}
+
+void WeightPool::Clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  segments_.clear();
+}
+
 Result<std::unique_ptr<hal::Kernel>> CreateKernel(const Program& p, int32_t k) {
   auto kernel = p.device->kernels().Create(p.specs[k]);
   if (!kernel.ok() || !p.wrap_kernel) return kernel;
@@ -131,7 +152,8 @@ Result<hal::Device*> ResolveDevice(const Model& model, const std::string& reques
   return d;
 }
 
-Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device, int64_t max_memory) {
+Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device, int64_t max_memory,
+                                                    WeightPool* pool) {
   if (!model.graph) return Corrupt("model " + model.name + " has no graph");
   GE_RETURN_IF_ERROR(CheckMemoryLimit(model, EffectiveMemoryLimit(max_memory)));
   auto p = std::make_shared<Program>();
@@ -139,7 +161,7 @@ Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Dev
   NodeIndex by_name;
   for (const Node* n : model.graph->nodes()) by_name[n->name()] = n;
   GE_RETURN_IF_ERROR(InitRuntimeParams(model, by_name, *p));
-  GE_RETURN_IF_ERROR(InitWeightMem(by_name, *p));
+  GE_RETURN_IF_ERROR(InitWeightMem(by_name, *p, pool));
   // Only the segment sizes and IO bindings are needed from here on.
   p->plan.buffers = {};
   p->plan.order = {};

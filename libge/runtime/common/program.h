@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -58,11 +59,29 @@ Result<std::unique_ptr<hal::Kernel>> CreateKernel(const Program& p, int32_t k);
 // model's target, else the default device.
 Result<hal::Device*> ResolveDevice(const Model& model, const std::string& requested);
 
+// Weights segments shared by the programs of one load: the gears of a gear
+// model are whole static copies of one graph, so their segments are equal
+// and one copy serves them all. Thread-safe.
+class WeightPool {
+ public:
+  // `segment` itself, or an equal segment already in the pool (then
+  // `segment` is freed).
+  std::shared_ptr<const hal::DeviceBuffer> Share(hal::DeviceBuffer segment);
+  size_t bytes() const;  // of the distinct segments
+  void Clear();          // drops the pool's references
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::shared_ptr<const hal::DeviceBuffer>> segments_;
+};
+
 // Checks the model against the memory limit (`max_memory` bytes, 0: the
 // machine's memory; ge/plan/memory_limit.h), the plan and the task lists
 // against the graph (arities, segment ranges, IO sizes, event ids), copies
 // the weights to the device once, and builds the kernel specs with their
 // constant inputs in place.
-Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device, int64_t max_memory = 0);
+// With a `pool`, a weights segment equal to one in it is shared.
+Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device, int64_t max_memory = 0,
+                                                    WeightPool* pool = nullptr);
 
 }  // namespace ge::rt

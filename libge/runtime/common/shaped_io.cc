@@ -21,6 +21,29 @@ Status CheckShapedInputs(const std::vector<IoDesc>& descs, const std::vector<Ten
   return Status::Ok();
 }
 
+std::vector<std::vector<int64_t>> DimRanges(const Graph& graph) {
+  std::vector<std::vector<int64_t>> out;
+  for (const Node* d : graph.InputNodes())
+    out.push_back(d->HasAttr("dim_range") ? d->GetInts("dim_range") : std::vector<int64_t>());
+  return out;
+}
+
+Status CheckDimRanges(const std::vector<IoDesc>& descs, const std::vector<std::vector<int64_t>>& ranges,
+                      const std::vector<TensorView>& inputs) {
+  for (size_t i = 0; i < inputs.size() && i < ranges.size(); ++i) {
+    const std::vector<int64_t>& r = ranges[i];
+    for (size_t k = 0; k < inputs[i].dims.size() && 2 * k + 1 < r.size(); ++k) {
+      const int64_t lo = r[2 * k], hi = r[2 * k + 1], d = inputs[i].dims[k];
+      if (lo < 0) continue;
+      if (d < lo || (hi >= 0 && d > hi))
+        return InvalidArgument("input " + descs[i].name + " has dims " + DimsToString(inputs[i].dims) + ": dim " +
+                               std::to_string(k) + " is outside its range " + std::to_string(lo) + "~" +
+                               std::to_string(hi) + " (--input_shape)");
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace rt
 
 // Static models: the dims are the model's; the outputs are sized by it.

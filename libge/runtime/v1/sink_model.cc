@@ -157,20 +157,30 @@ const rt::ExecuteStats* SinkStats(const SinkLoadedModel& m) {
 namespace ge {
 
 Result<std::unique_ptr<SinkLoadedModel>> LoadSinkModel(const Model& model, const SinkOptions& options) {
+  return v1::LoadSink(model, options, nullptr);
+}
+
+namespace v1 {
+
+Result<std::unique_ptr<SinkLoadedModel>> LoadSink(const Model& model, const SinkOptions& options, rt::WeightPool* pool) {
+  if (FindGearCase(model))
+    return InvalidArgument("model " + model.name + " has gears: load it with LoadModel (either mode), which picks the gear per call");
   if (model.dynamic) {
     std::string names;
     for (const IoDesc& io : model.inputs)
       if (!io.desc.is_static()) names += (names.empty() ? "" : ", ") + io.name + " " + io.desc.ToString();
     return InvalidArgument("model " + model.name + " has dynamic shapes (" +
                            (names.empty() ? std::string("shapes computed from values") : "inputs " + names) +
-                           "): sink mode runs static plans only; run it in v2 mode, or compile fixed shapes with --input_shape");
+                           "): sink mode runs static plans only; run it in v2 mode, or compile fixed shapes with --input_shape, or gears "
+                           "with --dynamic_batch_size, --dynamic_image_size or --dynamic_dims");
   }
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
-  auto program = rt::BuildProgram(model, *device, options.max_memory);
+  auto program = rt::BuildProgram(model, *device, options.max_memory, pool);
   if (!program.ok()) return program.status().Annotated("sink load of " + model.name);
   auto m = std::make_unique<v1::SinkModel>(std::move(program).value(), options);
   GE_RETURN_IF_ERROR(m->Load().Annotated("sink load of " + model.name));
   return std::unique_ptr<SinkLoadedModel>(std::move(m));
 }
 
+}  // namespace v1
 }  // namespace ge

@@ -65,4 +65,12 @@ class SinkModel final : public SinkLoadedModel {
 // For tests and tools that want the execute statistics of a sink model.
 const rt::ExecuteStats* SinkStats(const SinkLoadedModel& m);
 
+// LoadSinkModel with the weights segment taken from `pool` when an equal
+// one is there (the gears of a gear model; null: its own).
+Result<std::unique_ptr<SinkLoadedModel>> LoadSink(const Model& model, const SinkOptions& options, rt::WeightPool* pool);
+
+// A gear model (FindGearCase) in sink mode: a LoadedModel whose
+// ExecuteShaped runs the gear matching the input dims (v1/gear_model.cc).
+Result<std::unique_ptr<LoadedModel>> LoadGearModel(const Model& model, const SinkOptions& options);
+
 }  // namespace ge::v1

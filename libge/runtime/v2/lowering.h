@@ -71,6 +71,14 @@ class Lowering {
     return raw;
   }
   void AddMain(ExecFunc f, void* context) { exec_.main.push_back(ExecNode{f, context}); }
+  // Device memory that Init steps hold (constants, the partitions' and
+  // gears' sink models), counted by LoadedModel::device_bytes.
+  void AddHeld(std::function<size_t()> bytes) { held_.push_back(std::move(bytes)); }
+  size_t held_bytes() const {
+    size_t n = 0;
+    for (const auto& f : held_) n += f();
+    return n;
+  }
 
   // Graph IO, in the model's order.
   std::vector<Value*>& inputs() { return inputs_; }
@@ -102,6 +110,7 @@ class Lowering {
   std::vector<std::shared_ptr<void>> owned_;
   std::vector<Value*> inputs_, outputs_;
   std::vector<ExecEdge> edges_;
+  std::vector<std::function<size_t()>> held_;
 };
 
 // Registered converters (lowering_converters.cc).

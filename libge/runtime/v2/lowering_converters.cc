@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/gear_set.h"
 #include "ge/ops/kernel_spec.h"
 #include "ge/ops/op_registry.h"
 #include "ge/runtime.h"
@@ -40,6 +41,7 @@ Status ConvertConst(Node& n, Lowering& l) {
     v->bytes = t->size();
     return Status::Ok();
   });
+  l.AddHeld([c] { return c->buffer.size(); });
   return Status::Ok();
 }
 
@@ -51,34 +53,57 @@ Status ConvertNetOutput(Node& n, Lowering& l) {
   return Status::Ok();
 }
 
-// ------------------------------------------------------------ PartitionedCall
+// ------------------------------------------- sink models: PartitionedCall, GearCase
+
+// A node run as a sink model: its values, and the buffers handed to the
+// model per call.
+struct SinkCall {
+  RunState* state = nullptr;
+  std::vector<Value*> in, out;
+  std::vector<DataBuffer> in_buffers;
+  std::vector<MutableBuffer> out_buffers;
+
+  Status Bind(Node& n, Lowering& l) {
+    state = &l.state();
+    for (size_t i = 0; i < n.num_inputs(); ++i) {
+      if (!n.HasInput(i)) return Corrupt("v2 lowering: " + n.Label() + " input " + std::to_string(i) + " is unconnected");
+      in.push_back(l.ValueOf(n.InputSource(i)));
+    }
+    for (size_t j = 0; j < n.num_outputs(); ++j) out.push_back(l.ValueOf(&n, static_cast<int>(j)));
+    in_buffers.resize(in.size());
+    out_buffers.resize(out.size());
+    return Status::Ok();
+  }
+  // Memory for every output, sized by its dims.
+  int AllocOutputs() {
+    for (Value* v : out) {
+      v->bytes = v->ComputeBytes();
+      if (Status s = state->memory->Alloc(*v); !s.ok()) return state->Fail(s);
+    }
+    return 0;
+  }
+  // One execute of `model` on the values' memory: its IO addresses
+  // refreshed, the whole model one HAL call.
+  int Run(SinkLoadedModel& model) {
+    for (size_t i = 0; i < in.size(); ++i) in_buffers[i] = DataBuffer{in[i]->data, in[i]->bytes};
+    for (size_t j = 0; j < out.size(); ++j) out_buffers[j] = MutableBuffer{out[j]->data, out[j]->bytes};
+    Status s = model.Execute(in_buffers, out_buffers, std::chrono::milliseconds(0));
+    return s.ok() ? 0 : state->Fail(s);
+  }
+};
 
 // A known-shape subgraph run as a sink model (static-executor.txt §7):
 // created in Init, its IO addresses refreshed and the whole subgraph run by
 // one HAL call per execute.
-struct PartitionContext {
-  RunState* state = nullptr;
+struct PartitionContext : SinkCall {
   std::unique_ptr<SinkLoadedModel> model;
-  std::vector<Value*> in, out;
-  std::vector<DataBuffer> in_buffers;
-  std::vector<MutableBuffer> out_buffers;
 };
 
-int AllocPartitionOutputs(void* context) {
-  auto* c = static_cast<PartitionContext*>(context);
-  for (Value* v : c->out) {
-    v->bytes = v->ComputeBytes();
-    if (Status s = c->state->memory->Alloc(*v); !s.ok()) return c->state->Fail(s);
-  }
-  return 0;
-}
+int AllocPartitionOutputs(void* context) { return static_cast<PartitionContext*>(context)->AllocOutputs(); }
 
 int DavinciModelExecute(void* context) {
   auto* c = static_cast<PartitionContext*>(context);
-  for (size_t i = 0; i < c->in.size(); ++i) c->in_buffers[i] = DataBuffer{c->in[i]->data, c->in[i]->bytes};
-  for (size_t j = 0; j < c->out.size(); ++j) c->out_buffers[j] = MutableBuffer{c->out[j]->data, c->out[j]->bytes};
-  Status s = c->model->Execute(c->in_buffers, c->out_buffers, std::chrono::milliseconds(0));
-  return s.ok() ? 0 : c->state->Fail(s);
+  return c->Run(*c->model);
 }
 
 Status ConvertPartitionedCall(Node& n, Lowering& l) {
@@ -87,14 +112,7 @@ Status ConvertPartitionedCall(Node& n, Lowering& l) {
   if (it == parts.end()) return Corrupt("v2 lowering: " + n.Label() + " has no plan in the model");
   const size_t index = static_cast<size_t>(it - parts.begin());
   auto* c = l.Make<PartitionContext>();
-  c->state = &l.state();
-  for (size_t i = 0; i < n.num_inputs(); ++i) {
-    if (!n.HasInput(i)) return Corrupt("v2 lowering: " + n.Label() + " input " + std::to_string(i) + " is unconnected");
-    c->in.push_back(l.ValueOf(n.InputSource(i)));
-  }
-  for (size_t j = 0; j < n.num_outputs(); ++j) c->out.push_back(l.ValueOf(&n, static_cast<int>(j)));
-  c->in_buffers.resize(c->in.size());
-  c->out_buffers.resize(c->out.size());
+  GE_RETURN_IF_ERROR(c->Bind(n, l));
   const Model& root = l.model();
   const std::string device = l.device_name();
   // DavinciModelCreate.
@@ -106,8 +124,55 @@ Status ConvertPartitionedCall(Node& n, Lowering& l) {
     return Status::Ok();
   });
   l.exec().deinit.push_back([c] { c->model.reset(); });
+  l.AddHeld([c] { return c->model ? c->model->device_bytes() : 0; });
   l.AddMain(AllocPartitionOutputs, c);
   l.AddMain(DavinciModelExecute, c);
+  return Status::Ok();
+}
+
+// ATC's gears: every gear a sink model created in Init (one weights segment
+// for all); per call the gear whose input dims match runs in one HAL call.
+struct GearContext : SinkCall {
+  rt::GearSet gears;
+  size_t gear = 0;
+  std::vector<const std::vector<int64_t>*> dims;
+};
+
+// Picks the gear and gives the outputs its dims and memory.
+int SelectGear(void* context) {
+  auto* c = static_cast<GearContext*>(context);
+  for (size_t k = 0; k < c->in.size(); ++k) c->dims[k] = &c->in[k]->dims;
+  auto gear = c->gears.Select(c->dims);
+  if (!gear.ok()) return c->state->Fail(gear.status());
+  c->gear = *gear;
+  const std::vector<IoDesc>& descs = c->gears.outputs(c->gear);
+  for (size_t j = 0; j < c->out.size(); ++j) {
+    c->out[j]->dtype = descs[j].desc.dtype;
+    c->out[j]->dims = descs[j].desc.dims;
+  }
+  return c->AllocOutputs();
+}
+
+int GearExecute(void* context) {
+  auto* c = static_cast<GearContext*>(context);
+  return c->Run(c->gears.model(c->gear));
+}
+
+Status ConvertGearCase(Node& n, Lowering& l) {
+  auto* c = l.Make<GearContext>();
+  GE_RETURN_IF_ERROR(c->Bind(n, l));
+  c->dims.resize(c->in.size());
+  const Model& root = l.model();
+  const std::string node = n.name(), device = l.device_name();
+  l.exec().init.push_back([c, &root, node, device]() -> Status {
+    SinkOptions options;
+    options.device = device;
+    return c->gears.Load(root, node, options);
+  });
+  l.exec().deinit.push_back([c] { c->gears.Unload(); });
+  l.AddHeld([c] { return c->gears.device_bytes(); });
+  l.AddMain(SelectGear, c);
+  l.AddMain(GearExecute, c);
   return Status::Ok();
 }
 
@@ -323,6 +388,7 @@ void RegisterBuiltinConverters(NodeConverterRegistry& r) {
   r.Register(op::kConst, ConvertConst);
   r.Register(op::kNetOutput, ConvertNetOutput);
   r.Register(op::kPartitionedCall, ConvertPartitionedCall);
+  r.Register(op::kGearCase, ConvertGearCase);
   r.RegisterDefault(ConvertOp);
 }
 

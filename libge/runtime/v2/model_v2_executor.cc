@@ -50,6 +50,7 @@ class ModelV2Executor final : public LoadedModel {
     for (Value* v : lowering_->inputs())
       if (!v) return Corrupt("model " + model_.name + ": an input has no Data node");
     data_nodes_ = model_.graph->InputNodes();
+    ranges_ = rt::DimRanges(*model_.graph);
     staging_.resize(model_.inputs.size());
     exec_ = SequentialExecutionData{g.main.size(), g.main.data()};
     if (topological) {
@@ -66,7 +67,7 @@ class ModelV2Executor final : public LoadedModel {
 
   const std::vector<IoDesc>& inputs() const override { return model_.inputs; }
   const std::vector<IoDesc>& outputs() const override { return model_.outputs; }
-  size_t device_bytes() const override { return memory_.device_bytes(); }
+  size_t device_bytes() const override { return memory_.device_bytes() + lowering_->held_bytes(); }
   bool dynamic() const override { return true; }
 
   Status Execute(const std::vector<const void*>&, const std::vector<void*>&) override {
@@ -76,6 +77,7 @@ class ModelV2Executor final : public LoadedModel {
 
   Status ExecuteShaped(const std::vector<TensorView>& in, std::vector<Tensor>& out) override {
     GE_RETURN_IF_ERROR(rt::CheckShapedInputs(model_.inputs, in));
+    GE_RETURN_IF_ERROR(rt::CheckDimRanges(model_.inputs, ranges_, in));
     for (size_t i = 0; i < in.size(); ++i) GE_RETURN_IF_ERROR(Bind(i, in[i]));
     state_.error = Status::Ok();
     const long failed = pool_ ? ParallelTopologicalExecute(&topo_, &scratch_, pool_.get()) : SequentialExecute(&exec_);
@@ -93,12 +95,7 @@ class ModelV2Executor final : public LoadedModel {
 
  private:
   static Model CopyModel(const Model& m) {
-    Model c;
-    c.name = m.name;
-    c.producer = m.producer;
-    c.framework = m.framework;
-    c.target = m.target;
-    c.options = m.options;
+    Model c = CopyModelInfo(m);
     c.inputs = m.inputs;
     c.outputs = m.outputs;
     c.graph = m.graph->Clone();  // this instance's shapes are written into it
@@ -147,6 +144,7 @@ class ModelV2Executor final : public LoadedModel {
   TopologicalScratch scratch_;
   std::unique_ptr<ExecutorThreadPool> pool_;
   std::vector<Node*> data_nodes_;
+  std::vector<std::vector<int64_t>> ranges_;
   std::vector<hal::DeviceBuffer> staging_;
 };
 

@@ -26,6 +26,23 @@ struct ExtraPass {
   std::function<Status(Graph&)> run;
 };
 
+// --dynamic_batch_size "1,2,4": every -1 dim (each a batch, dim 0) takes one
+// value per gear. --dynamic_image_size "224,224;320,320": each dynamic input's
+// two -1 dims take H then W. --dynamic_dims "1,40;2,40" (ND inputs): the -1
+// dims of all inputs, in `order` (input names, --input_shape's order; empty:
+// the graph's input order), take one value each.
+struct GearOptions {
+  enum class Kind { kNone, kBatch, kImageSize, kDims } kind = Kind::kNone;
+  std::vector<std::vector<int64_t>> values;  // per gear
+  std::vector<std::string> order;
+};
+inline constexpr size_t kMaxGears = 100;  // ATC's limit
+
+// The input dims of every gear: per gear, per graph input (the Data nodes in
+// index order), its dims. An error names the flag and the input at fault.
+Result<std::vector<std::vector<std::vector<int64_t>>>> ResolveGears(const Graph& graph, const GearOptions& gears);
+const char* GearFlagName(GearOptions::Kind kind);
+
 struct CompileOptions {
   std::string model_name;
   std::string framework;      // "onnx" | "tensorflow"
@@ -78,6 +95,10 @@ struct CompileOptions {
   std::vector<std::string> fp16_inputs;
   // Constant folding never creates a constant larger than this.
   int64_t fold_limit_bytes = 1 << 20;
+  // ATC's gears: one static plan per set of values for the inputs' unknown
+  // (-1) dims, all in one model, the gear picked per call by the input dims
+  // (docs/dynamic-shapes.md#gears).
+  GearOptions gears;
 };
 
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options);

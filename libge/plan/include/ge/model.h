@@ -21,17 +21,18 @@ struct IoDesc {
 // The plan of one known-shape cluster of a dynamic model: the subgraph "f"
 // of the root graph's PartitionedCall node `node`, planned like a static
 // model (docs/dynamic-shapes.md).
+//
+// A gear model (ATC's --dynamic_batch_size, --dynamic_image_size,
+// --dynamic_dims) is a dynamic model whose root graph is Data -> GearCase ->
+// NetOutput: each gear is subgraph "gear<i>" of the GearCase node, a whole
+// static model for one set of input dims, with its plan here.
 struct SubgraphPlan {
   std::string node;
+  std::string subgraph = "f";  // the node's subgraph this plans
   std::vector<IoDesc> inputs;
   std::vector<IoDesc> outputs;
   MemoryPlan memory;
   std::vector<StreamTasks> streams;
-  // A dynamic model (unknown shapes left after compilation) has no plan of
-  // its own: its graph is the root graph, run by the v2 runtime node by node,
-  // and each of its PartitionedCall nodes has a plan here.
-  bool dynamic = false;
-  std::vector<SubgraphPlan> partitions;
 };
 
 struct Model {
@@ -57,6 +58,10 @@ struct Model {
   std::vector<SubgraphPlan> partitions;
 };
 
+// A model's identity (name, producer, framework, source hash, target,
+// options) without its graph, IO or plan.
+Model CopyModelInfo(const Model& m);
+
 // Fills inputs/outputs from the graph's Data nodes and NetOutput (attr
 // "output_names" names the outputs; else the producer's name).
 void DescribeModelIo(Model& model);
@@ -64,7 +69,14 @@ void DescribeGraphIo(const Graph& graph, std::vector<IoDesc>& inputs, std::vecto
 
 // Partition `i` of a dynamic model as a static Model of its own (the
 // subgraph is copied; constant bytes are shared): what the runtimes load
-// for a PartitionedCall node. An error names what is missing.
+// for a PartitionedCall node or one gear of a GearCase node. An error names
+// what is missing.
 Result<Model> PartitionModel(const Model& root, size_t i);
+
+// The partitions of `root` that are gears of its GearCase node `node`, in
+// gear order (empty when `node` is not a GearCase).
+std::vector<size_t> GearPartitions(const Model& root, const std::string& node);
+// The GearCase node of a gear model's root graph, or nullptr.
+const Node* FindGearCase(const Model& model);
 
 }  // namespace ge

@@ -28,6 +28,9 @@ inline constexpr const char* kConst = "Const";  // attr "value": Tensor
 // A known-shape cluster of a dynamic model (the partitioner's): subgraph "f",
 // compiled and planned like a static model.
 inline constexpr const char* kPartitionedCall = "PartitionedCall";
+// ATC's gears: subgraphs "gear0".."gearN-1", each a static model for one set
+// of input dims; the runtime runs the gear whose input dims match the call's.
+inline constexpr const char* kGearCase = "GearCase";
 }  // namespace op
 
 // One end of a data edge: output `index` of `node` (source side) or input

@@ -1,0 +1,73 @@
+// A gear model in sink mode: every gear a SinkModel sharing one weights
+// segment; an execute picks the gear by the input dims and runs it with one
+// HAL call, as a static model runs.
+#include <spdlog/spdlog.h>
+
+#include "common/gear_set.h"
+#include "common/shaped_io.h"
+#include "v1/sink_model.h"
+
+namespace ge::v1 {
+namespace {
+
+class GearModel final : public LoadedModel {
+ public:
+  GearModel(const Model& model) : inputs_(model.inputs), outputs_(model.outputs), name_(model.name) {}
+
+  Status Load(const Model& model, const SinkOptions& options) {
+    const Node* gear_case = FindGearCase(model);
+    if (!gear_case) return Internal("model " + model.name + " has no GearCase node");
+    return gears_.Load(model, gear_case->name(), options);
+  }
+
+  bool dynamic() const override { return true; }
+  const std::vector<IoDesc>& inputs() const override { return inputs_; }
+  const std::vector<IoDesc>& outputs() const override { return outputs_; }
+  size_t device_bytes() const override { return gears_.device_bytes(); }
+
+  Status Execute(const std::vector<const void*>&, const std::vector<void*>&) override {
+    return InvalidArgument("model " + name_ + " has gears (" + gears_.Describe() +
+                           "): run it with input dims (ExecuteShaped), which pick the gear");
+  }
+
+  Status ExecuteShaped(const std::vector<TensorView>& inputs, std::vector<Tensor>& outputs) override {
+    GE_RETURN_IF_ERROR(rt::CheckShapedInputs(inputs_, inputs));
+    dims_.resize(inputs.size());
+    in_.resize(inputs.size());
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      dims_[k] = &inputs[k].dims;
+      in_[k] = DataBuffer{inputs[k].data, static_cast<size_t>(NumElements(inputs[k].dims)) * DataTypeSize(inputs[k].dtype)};
+    }
+    GE_ASSIGN_OR_RETURN(size_t gear, gears_.Select(dims_));
+    const std::vector<IoDesc>& descs = gears_.outputs(gear);
+    std::vector<std::vector<uint8_t>> bytes(descs.size());
+    out_.resize(descs.size());
+    for (size_t j = 0; j < descs.size(); ++j) {
+      bytes[j].resize(static_cast<size_t>(descs[j].desc.Bytes()));
+      out_[j] = MutableBuffer{bytes[j].data(), bytes[j].size()};
+    }
+    GE_RETURN_IF_ERROR(gears_.model(gear).Execute(in_, out_, std::chrono::milliseconds(0)));
+    outputs.clear();
+    for (size_t j = 0; j < descs.size(); ++j) outputs.emplace_back(descs[j].desc, std::move(bytes[j]));
+    return Status::Ok();
+  }
+
+ private:
+  std::vector<IoDesc> inputs_, outputs_;
+  std::string name_;
+  rt::GearSet gears_;
+  std::vector<const std::vector<int64_t>*> dims_;
+  std::vector<DataBuffer> in_;
+  std::vector<MutableBuffer> out_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<LoadedModel>> LoadGearModel(const Model& model, const SinkOptions& options) {
+  auto m = std::make_unique<GearModel>(model);
+  GE_RETURN_IF_ERROR(m->Load(model, options).Annotated("sink load of " + model.name));
+  spdlog::debug("sink: gear model {} loaded", model.name);
+  return std::unique_ptr<LoadedModel>(std::move(m));
+}
+
+}  // namespace ge::v1
