@@ -31,7 +31,11 @@ int main(int argc, char** argv) {
   if (!m.ok()) return ge::app::Fail(kTool, m.status());
   if (auto s = ge::VerifyGraph(*m->graph); !s.ok()) return ge::app::Fail(kTool, s.Annotated(model));
   if (auto s = ge::VerifyModel(*m); !s.ok()) return ge::app::Fail(kTool, s.Annotated(model));
-  std::printf("%s: ok (%zu nodes, %zu streams; structural checks and the model check)\n", model.c_str(),
-              m->graph->num_nodes(), m->streams.size());
+  if (m->dynamic)
+    std::printf("%s: ok (dynamic: %zu root nodes, %zu planned partition(s); structural checks and the model check of each)\n",
+                model.c_str(), m->graph->num_nodes(), m->partitions.size());
+  else
+    std::printf("%s: ok (%zu nodes, %zu streams; structural checks and the model check)\n", model.c_str(),
+                m->graph->num_nodes(), m->streams.size());
   return 0;
 }

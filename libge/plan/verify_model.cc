@@ -263,6 +263,16 @@ Status VerifyModel(const Model& model) {
   using namespace verify;
   if (!model.graph) return Fail("the model has no graph");
   if (Status s = VerifyGraph(*model.graph); !s.ok()) return Fail(s.message());
+  // A dynamic model has no plan of its own: each partition (a known-shape
+  // cluster, or a gear) is a static model with its plan, checked as one.
+  if (model.dynamic) {
+    if (!model.memory.empty() || !model.streams.empty()) return Fail("a dynamic model has a plan of its own");
+    for (size_t i = 0; i < model.partitions.size(); ++i) {
+      GE_ASSIGN_OR_RETURN(Model sub, PartitionModel(model, i));
+      GE_RETURN_IF_ERROR(VerifyModel(sub).Annotated("partition " + sub.name));
+    }
+    return Status::Ok();
+  }
   if (model.memory.empty() || model.streams.empty()) return Fail("the model has no memory plan or no task lists");
   Facts f(model);
   for (const Node* n : model.graph->nodes()) f.nodes[n->name()] = n;

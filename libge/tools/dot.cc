@@ -45,19 +45,34 @@ class DotWriter {
     return order.ok() ? order.value() : g.nodes();
   }
 
+  // The subgraphs drawn as clusters: a PartitionedCall's "f" (a known-shape
+  // cluster), a GearCase's gears.
+  static std::vector<std::pair<std::string, const Graph*>> Clusters(const Node& n) {
+    std::vector<std::pair<std::string, const Graph*>> out;
+    if (n.type() != op::kPartitionedCall && n.type() != op::kGearCase) return out;
+    for (const auto& [name, g] : n.subgraphs())
+      if (g) out.emplace_back(name, g.get());
+    return out;
+  }
+
   // A dynamic model's root graph: unknown-shape nodes orange; each
-  // PartitionedCall drawn as a green cluster of its subgraph's nodes.
+  // PartitionedCall drawn as a green cluster of its subgraph's nodes, each
+  // gear of a GearCase as a blue one.
   void Nodes(const Graph& g, const std::string& indent, std::string& s) {
     for (const Node* n : Ordered(g)) {
       id_[n] = "n" + std::to_string(next_++);
-      auto sub = n->subgraphs().find("f");
-      if (n->type() == op::kPartitionedCall && sub != n->subgraphs().end() && sub->second) {
-        s += indent + "subgraph cluster_" + id_[n] + " {\n" + indent + "  label=" +
-             Quote(n->name() + " (known shape: one sink model)") + ";\n" + indent +
-             "  style=filled; color=darkseagreen; fillcolor=honeydew;\n";
-        Nodes(*sub->second, indent + "  ", s);
-        s += indent + "}\n";
-        calls_[n] = sub->second.get();
+      const auto clusters = Clusters(*n);
+      if (!clusters.empty()) {
+        const bool gear = n->type() == op::kGearCase;
+        for (const auto& [name, sub] : clusters) {
+          s += indent + "subgraph cluster_" + id_[n] + "_" + name + " {\n" + indent + "  label=" +
+               Quote(gear ? n->name() + " " + name + " (static: one sink model)" : n->name() + " (known shape: one sink model)") +
+               ";\n" + indent + (gear ? "  style=filled; color=steelblue; fillcolor=aliceblue;\n"
+                                       : "  style=filled; color=darkseagreen; fillcolor=honeydew;\n");
+          Nodes(*sub, indent + "  ", s);
+          s += indent + "}\n";
+          calls_[n].push_back(sub);
+        }
         continue;
       }
       const char* fill = FillFor(n->type());
@@ -72,39 +87,44 @@ class DotWriter {
     return false;
   }
 
-  // Where an edge from output `index` of `n` starts: inside a partition, at
-  // its NetOutput's producer.
-  const Node* Source(const Node* n, int index) const {
+  // Where edges from output `index` of `n` start: inside a cluster, at its
+  // NetOutput's producer (one per gear).
+  void Sources(const Node* n, int index, std::vector<const Node*>& out) const {
     auto it = calls_.find(n);
-    if (it == calls_.end()) return n;
-    const Node* out = it->second->OutputNode();
-    if (!out || !out->InputSource(static_cast<size_t>(index)).valid()) return nullptr;
-    const Endpoint e = out->InputSource(static_cast<size_t>(index));
-    return Source(e.node, e.index);
+    if (it == calls_.end()) {
+      out.push_back(n);
+      return;
+    }
+    for (const Graph* sub : it->second) {
+      const Node* net = sub->OutputNode();
+      if (!net || !net->InputSource(static_cast<size_t>(index)).valid()) continue;
+      const Endpoint e = net->InputSource(static_cast<size_t>(index));
+      Sources(e.node, e.index, out);
+    }
   }
 
   void Edges(const Graph& g, std::string& s) {
     for (const Node* n : Ordered(g)) {
       auto call = calls_.find(n);
-      if (call != calls_.end()) Edges(*call->second, s);
+      if (call != calls_.end())
+        for (const Graph* sub : call->second) Edges(*sub, s);
       for (size_t i = 0; i < n->num_inputs(); ++i) {
         Endpoint e = n->InputSource(i);
         if (!e.valid() || !id_.count(e.node)) continue;
         const std::string shape = e.index >= 0 && static_cast<size_t>(e.index) < e.node->num_outputs()
                                       ? e.node->output_desc(static_cast<size_t>(e.index)).ToString()
                                       : "?";
-        const Node* src = Source(e.node, e.index);
-        if (!src) continue;
-        // Into a partition: to the subgraph's Data node of that input.
-        std::string dst = id_[n];
-        if (call != calls_.end()) {
-          const Node* data = nullptr;
-          for (const Node* d : call->second->InputNodes())
-            if (d->GetInt("index", -1) == static_cast<int64_t>(i)) data = d;
-          if (!data || !id_.count(data)) continue;
-          dst = id_[data];
-        }
-        s += "  " + id_[src] + " -> " + dst + " [label=" + Quote(shape) + "];\n";
+        std::vector<const Node*> srcs;
+        Sources(e.node, e.index, srcs);
+        // Into a cluster: to each subgraph's Data node of that input.
+        std::vector<std::string> dsts;
+        if (call == calls_.end()) dsts.push_back(id_[n]);
+        else
+          for (const Graph* sub : call->second)
+            for (const Node* d : sub->InputNodes())
+              if (d->GetInt("index", -1) == static_cast<int64_t>(i) && id_.count(d)) dsts.push_back(id_[d]);
+        for (const Node* src : srcs)
+          for (const std::string& dst : dsts) s += "  " + id_[src] + " -> " + dst + " [label=" + Quote(shape) + "];\n";
       }
       for (const Node* c : n->control_inputs())
         if (id_.count(c) && !calls_.count(c) && !calls_.count(n)) s += "  " + id_[c] + " -> " + id_[n] + " [style=dashed, color=grey];\n";
@@ -112,7 +132,7 @@ class DotWriter {
   }
 
   std::map<const Node*, std::string> id_;
-  std::map<const Node*, const Graph*> calls_;
+  std::map<const Node*, std::vector<const Graph*>> calls_;
   int next_ = 0;
 };
 

@@ -209,6 +209,12 @@ TEST_F(DynamicShapesTest, BatchGearsRunInSinkAndV2) {
   ExpectOneErrorLine(r, "ge-run", {"[3,8] match none of its gears ([1,8]; [2,8]; [4,8])"});
   r = Run("ge-run", {"--model", Path("gears.om"), "--mode", "sink", "--run_loop", "4"});
   ExpectOneErrorLine(r, "ge-run", {"--run_loop", "has gears"});
+  // ge-lint runs the model check of every gear, as a load does.
+  for (const char* om : {"gears.om", "dyn.om"}) {
+    r = Run("ge-lint", {"--model", Path(om)});
+    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+    EXPECT_NE(r.out.find("ok (dynamic"), std::string::npos) << r.Describe();
+  }
 }
 
 TEST_F(DynamicShapesTest, GearFlagErrorsNameTheFlag) {

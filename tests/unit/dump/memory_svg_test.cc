@@ -133,5 +133,32 @@ TEST(Dot, PartitionsAreClustersAndUnknownShapesOrange) {
   EXPECT_EQ(Count(dot, " -> "), 5u) << dot;  // x->p_in, p_in->inner_relu, inner_relu->p_out and ->dyn, dyn->out
 }
 
+// A gear model's root graph: each gear of the GearCase a cluster, the root
+// input wired to every gear's Data, every gear's output to NetOutput.
+TEST(Dot, GearsAreOneClusterEach) {
+  auto gear = [](const std::string& name) {
+    auto sub = std::make_shared<Graph>(name);
+    Node* d = sub->AddNode(op::kData, name + "_in", 0, 1);
+    d->SetAttr("index", int64_t{0});
+    Node* r = sub->AddNode("Relu", name + "_relu", 1, 1);
+    EXPECT_TRUE(sub->AddEdge(d, 0, r, 0).ok());
+    Node* o = sub->AddNode(op::kNetOutput, name + "_out", 1, 0);
+    EXPECT_TRUE(sub->AddEdge(r, 0, o, 0).ok());
+    return sub;
+  };
+  Graph g("root");
+  Node* x = g.AddNode(op::kData, "x", 0, 1);
+  Node* gc = g.AddNode(op::kGearCase, "gear_case", 1, 1);
+  gc->subgraphs()["gear0"] = gear("gear0");
+  gc->subgraphs()["gear1"] = gear("gear1");
+  ASSERT_TRUE(g.AddEdge(x, 0, gc, 0).ok());
+  Node* out = g.AddNode(op::kNetOutput, "out", 1, 0);
+  ASSERT_TRUE(g.AddEdge(gc, 0, out, 0).ok());
+  const std::string dot = GraphToDot(g);
+  EXPECT_EQ(Count(dot, "subgraph cluster_"), 2u) << dot;
+  EXPECT_NE(dot.find("gear_case gear1 (static"), std::string::npos) << dot;
+  EXPECT_EQ(Count(dot, " -> "), 8u) << dot;  // per gear: x->in, in->relu, relu->out, relu->root out
+}
+
 }  // namespace
 }  // namespace ge::tools::test
