@@ -8,7 +8,8 @@
 # Debian's python3-onnx) is converted with plain ge-atc next to the static original; ge-run times
 # both at batch 1 against the golden, alternating ROUNDS times, and the ratio dynamic/static of
 # the medians is printed. Then a 1000-node dynamic Relu/Neg chain (f32[n,4], built here, simplify
-# and CSE off so every node stays) gives the v2 runtime's host time per node. Figures are noisy
+# and CSE off so every node stays) gives the v2 runtime's host time per node; resnet18 compiled with
+# --dynamic_batch_size 1,2,4 is timed in sink mode against the static .om. Figures are noisy
 # on a shared machine: compare within one run.
 #
 # Environment: BUILD_DIR (default build), MODELS_DIR (default ../shared/models), RUNS (default
@@ -16,7 +17,7 @@
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "bench_dynamic.sh: $*" >&2; exit 2; }
-case "${1:-}" in -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; "") ;; *) die "unknown argument $1 (see --help)" ;; esac
+case "${1:-}" in -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; "") ;; *) die "unknown argument $1 (see --help)" ;; esac
 abspath() { case "$1" in /*) echo "$1" ;; *) echo "$REPO/$1" ;; esac; }
 BUILD_DIR=$(abspath "${BUILD_DIR:-build}")
 MODELS_DIR=$(abspath "${MODELS_DIR:-../shared/models}")
@@ -60,6 +61,21 @@ EOF
   "$PY" -c 'import sys,statistics as st; n=int(sys.argv[1]); v=list(map(float,sys.argv[3:])); s=st.median(v[:n]); d=st.median(v[n:]); print(f"{sys.argv[2]:<16} {s:>14.3f} {d:>16.3f} {d/s:>15.2f}x")' \
     "$ROUNDS" "$name" "${s[@]}" "${d[@]}"
 done
+
+# ATC's gears: resnet18 with --dynamic_batch_size 1,2,4 at batch 1, sink mode, against the static .om.
+if [ -f "$TMP/resnet18_dyn.onnx" ]; then
+  "$ATC" --model "$TMP/resnet18_dyn.onnx" --framework 5 --output "$TMP/resnet18_gears" --dynamic_batch_size 1,2,4 \
+    >/dev/null 2>&1 || die "ge-atc --dynamic_batch_size failed on resnet18"
+  p50_sink() { "$RUN" --mode sink --model "$1" --input "$MODELS_DIR/resnet18.input.npy" --compare "$MODELS_DIR/resnet18.output.npy" \
+    --loop "$RUNS" --warmup 3 --json | "$PY" -c 'import json,sys; r=json.load(sys.stdin); assert r["compare"]=="PASS", r; print(r["latency_ms"]["p50"])'; }
+  s=(); g=()
+  for ((r = 0; r < ROUNDS; r++)); do
+    s+=("$(p50_sink "$TMP/resnet18_static.om")") || die "resnet18 static (sink) failed"
+    g+=("$(p50_sink "$TMP/resnet18_gears.om")") || die "resnet18 gears (sink) failed"
+  done
+  "$PY" -c 'import sys,statistics as st; n=int(sys.argv[1]); v=list(map(float,sys.argv[2:])); s=st.median(v[:n]); g=st.median(v[n:]); print(f"resnet18 gears 1,2,4 at batch 1, sink: static {s:.3f} ms, gear {g:.3f} ms, {g/s:.2f}x")' \
+    "$ROUNDS" "${s[@]}" "${g[@]}"
+fi
 
 "$PY" - "$TMP/chain.onnx" "$TMP/x.npy" <<'EOF' || die "cannot write the chain model"
 import sys, numpy as np, onnx
