@@ -48,7 +48,9 @@ Result<bool> TryFuse(Graph& g, Node* r1, const PassContext& ctx) {
   if (r1->type() != "ReduceMean" || !r1->HasInput(0)) return false;
   const Endpoint x = r1->InputSource(0);
   const TensorDesc& xd = x.node->output_desc(x.index);
-  if (!IsF32(xd) || !xd.is_static() || xd.rank() < 1) return false;
+  // A dynamic model's x may have unknown dims (batch, sequence) but its rank
+  // and normalised (last) dim are known.
+  if (!IsF32(xd) || xd.unknown_rank() || xd.rank() < 1 || xd.dims.back() < 1) return false;
   const int64_t rank = xd.rank(), d = xd.dims.back();
   if (!MeanOverLastAxis(*r1, rank)) return false;
   Node* sub = SoleConsumer(*r1);

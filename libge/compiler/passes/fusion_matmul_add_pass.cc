@@ -16,10 +16,11 @@ using namespace fusion;
 Result<bool> TryFuse(Graph& g, Node* mm, const PassContext& ctx) {
   if (mm->type() != "MatMul" || mm->num_inputs() != 2 || mm->HasAttr("activation")) return false;
   const TensorDesc& y = mm->output_desc(0);
-  if (!mm->HasInput(1) || !IsF32(y) || !y.is_static()) return false;
+  // Dynamic models: unknown leading dims are fine, N must be known.
+  if (!mm->HasInput(1) || !IsF32(y) || y.unknown_rank() || y.dims.empty() || y.dims.back() < 1) return false;
   const TensorDesc& bd = mm->InputNode(1)->output_desc(mm->InputSource(1).index);
   const TensorDesc& ad = mm->InputNode(0)->output_desc(mm->InputSource(0).index);
-  if (bd.rank() != 2 || ad.rank() < 2) return false;
+  if (bd.unknown_rank() || ad.unknown_rank() || bd.rank() != 2 || ad.rank() < 2) return false;
   const int64_t n = y.dims.back();
   Node* add = SoleConsumer(*mm);
   if (!add || add->type() != "Add" || add->num_inputs() != 2 || !NoControl(*add)) return false;

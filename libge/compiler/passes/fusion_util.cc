@@ -126,13 +126,28 @@ void RemoveIfUnused(Graph& g, const std::vector<Node*>& nodes) {
   }
 }
 
-bool Supported(const PassContext& ctx, const Node& n) {
-  if (!ctx.device) return false;
-  return ctx.device->kernels().Supports(BuildKernelSpec(n)).ok();
-}
+bool Supported(const PassContext& ctx, const Node& n) { return Supported(ctx, BuildKernelSpec(n)); }
 
-bool Supported(const PassContext& ctx, const hal::KernelSpec& spec) {
-  return ctx.device && ctx.device->kernels().Supports(spec).ok();
+// The backend answers for concrete shapes. In a dynamic model every unknown
+// dim is asked as 2 (the same value everywhere, so dims that must agree
+// still do; not 1, which would look like a broadcast); an unknown rank is
+// not asked at all. The runtime asks again per shape when it prepares the
+// kernel.
+bool Supported(const PassContext& ctx, hal::KernelSpec spec) {
+  if (!ctx.device) return false;
+  auto concrete = [](hal::TensorInfo& t) {
+    if (!t.present()) return true;
+    for (int64_t& d : t.dims) {
+      if (d == kUnknownRank) return false;
+      if (d == kUnknownDim) d = 2;
+    }
+    return true;
+  };
+  for (auto& t : spec.inputs)
+    if (!concrete(t)) return false;
+  for (auto& t : spec.outputs)
+    if (!concrete(t)) return false;
+  return ctx.device->kernels().Supports(spec).ok();
 }
 
 bool ActivationAttrs(const Node& act, std::map<std::string, AttrValue>* attrs) {

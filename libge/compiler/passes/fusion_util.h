@@ -57,7 +57,7 @@ void RemoveIfUnused(Graph& g, const std::vector<Node*>& nodes);
 // The backend can run `n` as it is now / the node a spec describes. Passes
 // build the fused node's spec first and rewrite only when it is supported.
 bool Supported(const PassContext& ctx, const Node& n);
-bool Supported(const PassContext& ctx, const hal::KernelSpec& spec);
+bool Supported(const PassContext& ctx, hal::KernelSpec spec);
 // n's spec with an activation attribute set ("Relu", "Clip", "Sigmoid",
 // "Gelu"), from the activation node `act` (Clip bounds read from it).
 // Returns false when act is not a fusable activation.

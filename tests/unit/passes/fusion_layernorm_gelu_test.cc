@@ -13,12 +13,13 @@ struct LnOptions {
   bool eps_from_data = false;
   bool affine = true;
   bool extra_sub_consumer = false;
+  std::vector<int64_t> x_dims = {2, 3, 8};
 };
 
 // x [2,3,8] -> the 9-node LayerNorm pattern -> out
 Tiny LayerNormGraph(const LnOptions& o = {}) {
   Tiny t;
-  Node* x = t.Data("x", F32({2, 3, 8}));
+  Node* x = t.Data("x", F32(o.x_dims));
   Node* m = t.Op("ReduceMean", "mean", {x}, {{"axes", o.axes1}});
   Node* d = t.Op("Sub", "sub", {x, m});
   Node* p = t.Op("Pow", "pow", {d, t.Const("two", Scalar(o.exponent))});
@@ -67,6 +68,20 @@ TEST(FusionLayerNorm, CarriesItsEpsilonAndWorksWithoutAffine) {
   ASSERT_EQ(t.Count("LayerNormalization"), 1);
   EXPECT_FLOAT_EQ(t.Find("LayerNormalization")->GetFloat("epsilon"), 0.5f);
   ExpectSameNumerics(LayerNormGraph(o), LnInputs(o), 1e-4f);
+}
+
+// A dynamic model (batch and sequence unknown): the normalised dim is known,
+// so the pattern still fuses.
+TEST(FusionLayerNorm, FusesWithUnknownLeadingDims) {
+  LnOptions o;
+  o.x_dims = {-1, -1, 8};
+  Tiny t = LayerNormGraph(o);
+  ASSERT_TRUE(t.RunPass(LayerNormFusionPass()).ok());
+  EXPECT_EQ(t.Count("LayerNormalization"), 1);
+  o.x_dims = {-1, 3, -1};  // the normalised dim itself unknown: left alone
+  Tiny u = LayerNormGraph(o);
+  ASSERT_TRUE(u.RunPass(LayerNormFusionPass()).ok());
+  EXPECT_EQ(u.Count("LayerNormalization"), 0);
 }
 
 TEST(FusionLayerNorm, NotWithDifferentOrNonLastAxes) {

@@ -146,6 +146,17 @@ TEST(FusionMatMulAdd, NDimensionalBecomesFusedMatMulAndTakesGelu) {
   EXPECT_EQ(counts["Gelu"], 0);
 }
 
+// A dynamic model's MatMul [?,?,4] x [4,6]: N is known, so the bias fuses.
+TEST(FusionMatMulAdd, FusesWithUnknownLeadingDims) {
+  Tiny t;
+  Node* a = t.Data("a", F32({-1, -1, 4}));
+  Node* mm = t.Op("MatMul", "mm", {a, t.Const("b", F32s({4, 6}, Pseudo(24)))});
+  t.Output({t.Op("Add", "add", {mm, t.Const("bias", F32s({6}, Pseudo(6, 0.2f, 0.f)))})});
+  ASSERT_TRUE(t.RunPass(MatMulAddToGemmPass()).ok());
+  EXPECT_EQ(mm->type(), "FusedMatMul");
+  EXPECT_EQ(t.Count("Add"), 0);
+}
+
 TEST(FusionMatMulAdd, NotWithABiasOverAnotherAxisOrASecondConsumer) {
   Tiny t;
   Node* a = t.Data("a", F32({3, 4}));
