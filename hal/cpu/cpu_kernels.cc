@@ -10,6 +10,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterPoolKernels(r);
   RegisterNormKernels(r);
   RegisterSoftmaxKernels(r);
+  RegisterRnnKernels(r);
   RegisterUnaryKernels(r);
   RegisterBinaryKernels(r);
   RegisterVariadicKernels(r);

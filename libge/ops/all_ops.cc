@@ -21,6 +21,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterReduceOps(r);
   RegisterResizeOps(r);
   RegisterLossOps(r);
+  RegisterRnnOps(r);
   RegisterFusedOps(r);
   RegisterAippOps(r);
 }

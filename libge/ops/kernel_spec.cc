@@ -3,6 +3,17 @@
 #include <type_traits>
 
 namespace ge {
+namespace {
+
+// "a,b,c": kernel attributes have no string lists, and the lists ops carry
+// (RNN activation names) hold no commas.
+std::string JoinStrings(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + v[i];
+  return s;
+}
+
+}  // namespace
 
 bool IsStructuralNode(const Node& node) {
   return node.type() == op::kData || node.type() == op::kNetOutput || node.type() == op::kConst ||
@@ -24,6 +35,8 @@ hal::KernelSpec BuildKernelSpec(const Node& node) {
           else if constexpr (std::is_same_v<T, std::vector<int64_t>>) spec.attrs.Set(key, x);
           else if constexpr (std::is_same_v<T, std::vector<float>>)
             spec.attrs.Set(key, std::vector<double>(x.begin(), x.end()));
+          else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+            spec.attrs.Set(key, JoinStrings(x));
           else if constexpr (std::is_same_v<T, Tensor>) {
             if (x.desc().NumElements() == 1) spec.attrs.Set(key, x.ToDouble()[0]);
           }

@@ -48,6 +48,7 @@ void RegisterDynamicOps(OpRegistry& r);     // NonZero, NonMaxSuppression, Uniqu
 void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
 void RegisterResizeOps(OpRegistry& r);      // Resize
 void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void RegisterRnnOps(OpRegistry& r);         // LSTM, GRU, RNN
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
 

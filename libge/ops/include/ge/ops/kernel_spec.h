@@ -9,7 +9,8 @@
 namespace ge {
 
 // Node attributes become kernel attributes (bool → int, float → double,
-// single-element tensor → double; subgraphs and larger tensors are dropped);
+// single-element tensor → double, string list → one comma-separated string;
+// subgraphs and larger tensors are dropped);
 // descs become TensorInfos (absent optional inputs: kUndefined). const_inputs
 // is left empty for the caller to fill.
 hal::KernelSpec BuildKernelSpec(const Node& node);
