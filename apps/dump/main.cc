@@ -137,7 +137,11 @@ int DumpMain(const CompileFlags& flags, const std::string& out, const std::strin
   // stdout is the graph text when nothing else is asked for, so it stays
   // pipeable; the counts then go to stderr.
   const bool print_ir = out.empty() && dot.empty();
-  if (print_ir) std::printf("%s", ge::GraphToText(*m->graph).c_str());
+  if (print_ir) {
+    // A dynamic graph's unknown dims print as the input dims they are tied to.
+    auto names = ge::InferSymbolicDims(*m->graph);
+    std::printf("%s", ge::GraphToText(*m->graph, names.ok() ? &*names : nullptr).c_str());
+  }
   PrintOpCounts(print_ir ? stderr : stdout, *m->graph);
   if (!out.empty()) std::printf("wrote %d pass dumps to %s (text and JSON)\n", step, out.c_str());
   if (!dot.empty()) std::printf("wrote %s (%zu nodes)\n", dot.c_str(), m->graph->num_nodes());

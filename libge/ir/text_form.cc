@@ -1,8 +1,23 @@
 #include "ge/ir/text_form.h"
 
 namespace ge {
+namespace {
 
-std::string NodeToText(const Node& n) {
+std::string DescText(const TensorDesc& d, const std::vector<std::string>* names) {
+  if (!names || d.unknown_rank() || names->size() != d.dims.size()) return d.ToString();
+  std::string s = std::string(DataTypeName(d.dtype)) + "[";
+  for (size_t k = 0; k < d.dims.size(); ++k) {
+    const std::string& n = (*names)[k];
+    s += (k ? "," : "") + (d.dims[k] >= 0 ? std::to_string(d.dims[k]) : n.empty() ? std::string("?") : n);
+  }
+  s += "]";
+  if (d.format != Format::kND) s += std::string("{") + FormatName(d.format) + "}";
+  return s;
+}
+
+}  // namespace
+
+std::string NodeToText(const Node& n, const DimNames* names) {
   std::string s = "%" + n.name() + " = " + n.type();
   if (!n.attrs().empty()) {
     s += "[";
@@ -27,17 +42,22 @@ std::string NodeToText(const Node& n) {
     s += ")";
   }
   s += " -> (";
-  for (size_t i = 0; i < n.num_outputs(); ++i) s += (i ? ", " : "") + n.output_desc(i).ToString();
+  for (size_t i = 0; i < n.num_outputs(); ++i) {
+    const std::vector<std::string>* dim_names = nullptr;
+    if (names)
+      if (auto it = names->find({&n, static_cast<int>(i)}); it != names->end()) dim_names = &it->second;
+    s += (i ? ", " : "") + DescText(n.output_desc(i), dim_names);
+  }
   s += ")";
   return s;
 }
 
-std::string GraphToText(const Graph& g) {
+std::string GraphToText(const Graph& g, const DimNames* names) {
   std::string s = "graph " + g.name() + " {\n";
   auto order = g.TopologicalOrder();
   std::vector<Node*> nodes = order.ok() ? order.value() : g.nodes();
   for (Node* n : nodes) {
-    s += "  " + NodeToText(*n) + "\n";
+    s += "  " + NodeToText(*n, names) + "\n";
     for (const auto& [k, sg] : n->subgraphs()) {
       if (!sg) continue;
       std::string sub = GraphToText(*sg);

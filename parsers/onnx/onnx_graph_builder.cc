@@ -73,6 +73,17 @@ class GraphBuilder {
       Node* n = graph_->AddNode(op::kData, in.name(), 0, 1);
       n->SetAttr("index", index++);
       n->output_desc(0) = TensorDescFromType(in.type());
+      // The file's names of unknown dims (dim_param): equal names are one
+      // symbolic dim (docs/dynamic-shapes.md).
+      if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
+        std::vector<std::string> names;
+        bool any = false;
+        for (const auto& d : in.type().tensor_type().shape().dim()) {
+          names.push_back(d.has_dim_value() ? "" : d.dim_param());
+          any |= !names.back().empty();
+        }
+        if (any && names.size() == n->output_desc(0).dims.size()) n->SetAttr("dim_names", names);
+      }
       GE_RETURN_IF_ERROR(Define(in.name(), n, 0));
     }
     return Status::Ok();

@@ -135,6 +135,14 @@ TEST_F(DynamicShapesTest, PlainAtcGivesOneOmThatRunsEveryBatch) {
   }
 }
 
+TEST_F(DynamicShapesTest, GeDumpPrintsTheSymbolicDims) {
+  ToolResult r = Run("ge-dump", {"--model", Path("dyn.om")});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("f32[batch,8]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("f32[batch,4]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("f32[2*batch,2]"), std::string::npos) << r.out;  // the 2 is found by evaluation too
+}
+
 TEST_F(DynamicShapesTest, TheTopologicalExecutorMatchesToo) {
   WriteCase(5);
   ToolResult r = Run("ge-run", RunCase(5, {"--executor", "topological", "--loop", "20"}));

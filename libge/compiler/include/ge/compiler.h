@@ -13,6 +13,7 @@
 
 #include "ge/aipp_config.h"
 #include "ge/ir/graph.h"
+#include "ge/ir/text_form.h"
 #include "ge/model.h"
 
 namespace ge {
@@ -102,6 +103,13 @@ struct CompileOptions {
 };
 
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options);
+
+// Symbolic dims of a dynamic graph: a name for every unknown dim of a node
+// output that is tied to the inputs' unknown dims ("batch": an ONNX
+// dim_param, equal names one dim; else "x.0" for dim 0 of input x;
+// "2*batch", "batch*seq", "seq+1"; "?" for none). Found by inferring the
+// graph with concrete values for the input dims; ge-dump prints them.
+Result<DimNames> InferSymbolicDims(const Graph& g);
 
 struct PassInfo {
   std::string name;
