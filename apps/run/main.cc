@@ -324,10 +324,14 @@ int Main(int argc, char** argv) {
     if (dynamic) {
       run_outputs.clear();
       out_ptrs.clear();
+      ge::run::Report::Shapes shapes;
+      for (const ge::TensorView& v : shaped_in.views()) shapes.inputs.push_back(ge::TensorDesc(v.dtype, v.dims).ToString());
       for (size_t o = 0; o < shaped_out.size(); ++o) {
         run_outputs.push_back({m.outputs()[o].name, shaped_out[o].desc()});
         out_ptrs.push_back(const_cast<uint8_t*>(shaped_out[o].data()));
+        shapes.outputs.push_back(shaped_out[o].desc().ToString());
       }
+      report.shapes.push_back(std::move(shapes));
     }
     auto written = ge::run::WriteOutputs(*layout, named_by_file ? in_files.front() : "", run_outputs, out_ptrs);
     if (!written.ok()) return Fail(kTool, written.status());

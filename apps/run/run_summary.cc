@@ -118,6 +118,11 @@ nlohmann::ordered_json ReportJson(const Report& r, const TimedRuns& runs) {
   j["outputs"] = outputs;
   if (!r.compare.empty()) j["compare"] = AllPass(r) ? "PASS" : "FAIL";
   j["inferences"] = r.inferences;
+  if (!r.shapes.empty()) {
+    nlohmann::ordered_json shapes = nlohmann::ordered_json::array();
+    for (const Report::Shapes& s : r.shapes) shapes.push_back({{"inputs", s.inputs}, {"outputs", s.outputs}});
+    j["shapes"] = shapes;
+  }
   j["batchsize"] = runs.batchsize;
   j["latency_ms"] = {{"runs", runs.compute_ms.size()}, {"loop", r.loop}, {"warmup", r.warmup}, {"p50", lat.p50}, {"p90", lat.p90}, {"p99", lat.p99},
                      {"mean", lat.mean}, {"min", lat.min}};

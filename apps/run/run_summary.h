@@ -56,6 +56,11 @@ struct Report {
   size_t inferences = 1;
   std::vector<IoDesc> outputs;
   std::vector<std::optional<CompareResult>> compare;  // empty without --compare
+  // A dynamic model: per inference, its input and output descs ("shapes").
+  struct Shapes {
+    std::vector<std::string> inputs, outputs;
+  };
+  std::vector<Shapes> shapes;
 };
 
 bool AllPass(const Report& r);

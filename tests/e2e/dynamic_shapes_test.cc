@@ -159,6 +159,22 @@ TEST_F(DynamicShapesTest, OutputsAreWrittenWithTheirActualShapes) {
   EXPECT_EQ(z->desc.dims, (std::vector<int64_t>{4, 2}));
 }
 
+TEST_F(DynamicShapesTest, JsonReportsTheShapesOfEveryInference) {
+  WriteCase(2);
+  WriteCase(5);
+  std::filesystem::create_directories(Path("in"));
+  std::filesystem::copy_file(Path("x2.npy"), Path("in/a.npy"));
+  std::filesystem::copy_file(Path("x5.npy"), Path("in/b.npy"));
+  ToolResult r = Run("ge-run", {"--model", Path("dyn.om"), "--input", Path("in"), "--output", Path("out"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const size_t shapes = r.out.find("\"shapes\"");
+  ASSERT_NE(shapes, std::string::npos) << r.out;
+  const size_t two = r.out.find("f32[2,8]", shapes), five = r.out.find("f32[5,8]", shapes);
+  EXPECT_NE(two, std::string::npos) << r.out;
+  EXPECT_NE(five, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("f32[10,2]", shapes), std::string::npos) << r.out;
+}
+
 TEST_F(DynamicShapesTest, SinkModeNamesTheDynamicInput) {
   WriteCase(1);
   ToolResult r = Run("ge-run", RunCase(1, {"--mode", "sink"}));
