@@ -1,5 +1,6 @@
 #include "onnx_graph_builder.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,12 +19,15 @@ constexpr const char* kOpsetAttr = "_opset";
 class GraphBuilder {
  public:
   // `context` prefixes errors inside subgraphs: "if1 (If): subgraph 'then_branch'".
-  GraphBuilder(const onnx::GraphProto& proto, int64_t opset, const GraphBuilder* parent, std::string default_name,
-               std::string context)
+  // `captures`: the outer-scope values the node owning this subgraph reads
+  // through its subgraphs (shared by all of them; null for the main graph).
+  GraphBuilder(const onnx::GraphProto& proto, int64_t opset, GraphBuilder* parent, std::string default_name,
+               std::string context, std::vector<std::string>* captures = nullptr)
       : proto_(proto),
         opset_(opset),
         parent_(parent),
         context_(std::move(context)),
+        captures_(captures),
         graph_(std::make_unique<Graph>(proto.name().empty() ? std::move(default_name) : proto.name())) {}
 
   Result<std::unique_ptr<Graph>> Build(const std::vector<std::string>& out_nodes) {
@@ -39,10 +43,35 @@ class GraphBuilder {
  private:
   std::string Where(const std::string& msg) const { return context_.empty() ? msg : context_ + ": " + msg; }
 
-  bool DefinedInAncestor(const std::string& tensor) const {
+  // The producer of `tensor` in an enclosing graph, or null.
+  const Endpoint* InAncestor(const std::string& tensor) const {
     for (const GraphBuilder* p = parent_; p; p = p->parent_)
-      if (p->tensors_.count(tensor)) return true;
-    return false;
+      if (auto it = p->tensors_.find(tensor); it != p->tensors_.end()) return &it->second;
+    return nullptr;
+  }
+
+  // Where `tensor` comes from in this graph. A value of an enclosing graph is
+  // captured as GE's parser does: it becomes a Data node here (index: this
+  // graph's own inputs, then the owning node's captures in order) and, when
+  // the owning node is finished, an explicit input of that node.
+  Result<Endpoint> Resolve(const std::string& tensor) {
+    if (auto it = tensors_.find(tensor); it != tensors_.end()) return it->second;
+    const Endpoint* outer = InAncestor(tensor);
+    if (!outer || !captures_) return NotFound(tensor);
+    auto pos = std::find(captures_->begin(), captures_->end(), tensor);
+    if (pos == captures_->end()) pos = captures_->insert(captures_->end(), tensor);
+    Node* d = AddCaptureData(*graph_, tensor, formal_inputs_ + (pos - captures_->begin()),
+                             outer->node->output_desc(outer->index));
+    GE_RETURN_IF_ERROR(Define(tensor, d, 0));
+    return Endpoint{d, 0};
+  }
+
+  static Node* AddCaptureData(Graph& g, const std::string& tensor, int64_t index, const TensorDesc& desc) {
+    Node* d = g.AddNode(op::kData, g.MakeUniqueName(tensor), 0, 1);
+    d->SetAttr("index", index);
+    d->SetAttr("_captured", tensor);
+    d->output_desc(0) = desc;
+    return d;
   }
 
   // Value types after shape inference: inputs, outputs and value_info.
@@ -73,6 +102,7 @@ class GraphBuilder {
       Node* n = graph_->AddNode(op::kData, in.name(), 0, 1);
       n->SetAttr("index", index++);
       n->output_desc(0) = TensorDescFromType(in.type());
+      formal_inputs_ = index;
       // The file's names of unknown dims (dim_param): equal names are one
       // symbolic dim (docs/dynamic-shapes.md).
       if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
@@ -149,16 +179,11 @@ class GraphBuilder {
     for (int i = 0; i < proto.input_size(); ++i) {
       const std::string& tensor = proto.input(i);
       if (tensor.empty()) continue;  // absent optional input: the anchor stays, unconnected
-      auto it = tensors_.find(tensor);
-      if (it == tensors_.end()) {
-        if (DefinedInAncestor(tensor))
-          return Unsupported(Where(n->Label() + " reads '" + tensor +
-                                   "' from the enclosing graph; subgraphs that use outer-scope values are not "
-                                   "supported yet"));
+      auto src = Resolve(tensor);
+      if (!src.ok())
         return InvalidArgument(Where(n->Label() + ": input " + std::to_string(i) + " '" + tensor +
                                      "' is not produced by any node, initializer or graph input"));
-      }
-      GE_RETURN_IF_ERROR(graph_->AddEdge(it->second.node, it->second.index, n, i));
+      GE_RETURN_IF_ERROR(graph_->AddEdge(src->node, src->index, n, i));
     }
     for (int k = 0; k < proto.output_size(); ++k) {
       const std::string& tensor = proto.output(k);
@@ -169,17 +194,39 @@ class GraphBuilder {
   }
 
   Status AddAttributes(const onnx::NodeProto& proto, Node* n) {
+    std::vector<std::string> captures;
+    std::vector<std::pair<Graph*, int64_t>> subgraphs;  // with their own input count
     for (const auto& a : proto.attribute()) {
       if (AttrType(a) == onnx::AttributeProto::GRAPH) {
         const std::string sub_context = Where(n->Label() + ": subgraph '" + a.name() + "'");
-        GraphBuilder sub(a.g(), opset_, this, a.name(), sub_context);
+        GraphBuilder sub(a.g(), opset_, this, a.name(), sub_context, &captures);
         GE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> g, sub.Build({}));
+        subgraphs.emplace_back(g.get(), sub.formal_inputs_);
         n->subgraphs()[a.name()] = std::shared_ptr<Graph>(std::move(g));
         continue;
       }
       GE_ASSIGN_OR_RETURN(AttrValue v, AttrFromOnnx(a, Where(n->Label())));
       n->SetAttr(a.name(), std::move(v));
     }
+    return AddCaptureInputs(proto, n, captures, subgraphs);
+  }
+
+  // Every subgraph of n takes all of n's captures (one signature for all
+  // branches, as GE's If/Case), and n gets them as inputs after its own.
+  Status AddCaptureInputs(const onnx::NodeProto& proto, Node* n, const std::vector<std::string>& captures,
+                          const std::vector<std::pair<Graph*, int64_t>>& subgraphs) {
+    if (captures.empty()) return Status::Ok();
+    for (size_t k = 0; k < captures.size(); ++k) {
+      GE_ASSIGN_OR_RETURN(Endpoint src, Resolve(captures[k]));
+      const TensorDesc desc = src.node->output_desc(src.index);
+      for (auto [g, formal] : subgraphs) {
+        bool has = false;
+        for (Node* d : g->InputNodes()) has |= d->GetString("_captured") == captures[k];
+        if (!has) AddCaptureData(*g, captures[k], formal + static_cast<int64_t>(k), desc);
+      }
+      GE_RETURN_IF_ERROR(graph_->AddEdge(src.node, src.index, n, proto.input_size() + static_cast<int>(k)));
+    }
+    n->SetAttr("_captures", static_cast<int64_t>(captures.size()));
     return Status::Ok();
   }
 
@@ -225,15 +272,9 @@ class GraphBuilder {
     }
     Node* out = graph_->AddNode(op::kNetOutput, graph_->MakeUniqueName(op::kNetOutput), names.size(), 0);
     for (size_t i = 0; i < names.size(); ++i) {
-      auto it = tensors_.find(names[i]);
-      if (it == tensors_.end()) {
-        if (DefinedInAncestor(names[i]))
-          return Unsupported(Where("graph output '" + names[i] +
-                                   "' is a value of the enclosing graph; subgraphs that use outer-scope values are "
-                                   "not supported yet"));
-        return InvalidArgument(Where("graph output '" + names[i] + "' is not produced by any node"));
-      }
-      GE_RETURN_IF_ERROR(graph_->AddEdge(it->second.node, it->second.index, out, static_cast<int>(i)));
+      auto src = Resolve(names[i]);
+      if (!src.ok()) return InvalidArgument(Where("graph output '" + names[i] + "' is not produced by any node"));
+      GE_RETURN_IF_ERROR(graph_->AddEdge(src->node, src->index, out, static_cast<int>(i)));
     }
     out->SetAttr("output_names", names);
     return Status::Ok();
@@ -241,8 +282,10 @@ class GraphBuilder {
 
   const onnx::GraphProto& proto_;
   const int64_t opset_;
-  const GraphBuilder* parent_;
+  GraphBuilder* parent_;
   const std::string context_;
+  std::vector<std::string>* captures_;
+  int64_t formal_inputs_ = 0;  // this graph's own inputs (Data indices before the captures)
   std::unique_ptr<Graph> graph_;
   std::unordered_map<std::string, Endpoint> tensors_;  // tensor name → producer
   std::unordered_map<std::string, const onnx::TypeProto*> types_;

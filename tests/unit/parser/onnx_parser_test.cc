@@ -495,13 +495,87 @@ TEST(OnnxParser, LoopBodyInputsBecomeSubgraphData) {
   EXPECT_EQ(n->output_desc(0), TensorDesc(DataType::kFloat32, {2}));
 }
 
-TEST(OnnxParser, OuterScopeValuesInSubgraphsAreUnsupportedForNow) {
-  auto r = ParseModel(IfModel(true));
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kUnsupported);
-  const std::string& m = r.status().message();
-  EXPECT_TRUE(Contains(m, "test.onnx: if1 (If): subgraph 'then_branch': then_add (Add) reads 'x'")) << m;
-  EXPECT_TRUE(Contains(m, "outer-scope")) << m;
+// GE's capture lifting: an outer value a branch reads becomes an explicit
+// input of the If and a Data node of every branch (one signature for both).
+TEST(OnnxParser, OuterScopeValuesBecomeExplicitInputs) {
+  auto g = ParseAndVerify(IfModel(true));
+  ASSERT_TRUE(g);
+  Node* n = g->FindNode("if1");
+  ASSERT_EQ(n->num_inputs(), 2u);
+  EXPECT_EQ(n->InputNode(1)->name(), "x");
+  EXPECT_EQ(n->GetInt("_captures", 0), 1);
+  for (const char* branch : {"then_branch", "else_branch"}) {
+    const Graph& sg = *n->subgraphs().at(branch);
+    ASSERT_EQ(sg.InputNodes().size(), 1u) << branch;
+    const Node* d = sg.InputNodes()[0];
+    EXPECT_EQ(d->GetInt("index", -1), 0) << branch;
+    EXPECT_EQ(d->GetString("_captured"), "x") << branch;
+    EXPECT_EQ(d->output_desc(0), TensorDesc(DataType::kFloat32, {2})) << branch;
+  }
+  EXPECT_EQ(n->subgraphs().at("then_branch")->FindNode("then_add")->InputNode(1)->GetString("_captured"), "x");
+}
+
+// A value captured two levels down: the Loop takes it from the main graph,
+// its body's Data feeds the If inside, whose branch reads it; a branch
+// output that is an outer value passes through a Data node too.
+TEST(OnnxParser, NestedCapturesGoThroughEveryLevel) {
+  OnnxModelBuilder b;
+  b.Input("x", TensorProto::FLOAT, {2});
+  b.Input("flag", TensorProto::BOOL, {});
+  b.RawInit<int64_t>("trips", TensorProto::INT64, {}, {2});
+  auto* loop = b.Node("Loop", {"trips", ""}, {"ys"}, "loop");
+  onnx::GraphProto* body = AttrGraph(loop, "body");
+  body->set_name("body");
+  for (auto [name, elem] : {std::pair{"iter", TensorProto::INT64}, std::pair{"cond_in", TensorProto::BOOL}}) {
+    auto* v = body->add_input();
+    v->set_name(name);
+    SetShape(v->mutable_type(), elem, {});
+  }
+  auto* inner = OnnxModelBuilder::NodeIn(body, "If", {"flag"}, {"picked"}, "inner_if");
+  for (const char* branch : {"then_branch", "else_branch"}) {
+    onnx::GraphProto* g = AttrGraph(inner, branch);
+    g->set_name(branch);
+    std::string out = "x";  // then: x itself, from two levels up
+    if (std::string(branch) == "else_branch") {
+      OnnxModelBuilder::NodeIn(g, "Neg", {"x"}, {"neg_x"}, "neg");
+      out = "neg_x";
+    }
+    auto* o = g->add_output();
+    o->set_name(out);
+    SetShape(o->mutable_type(), TensorProto::FLOAT, {2});
+  }
+  OnnxModelBuilder::NodeIn(body, "Identity", {"cond_in"}, {"cond_out"}, "keep");
+  for (auto [name, elem] : {std::pair{"cond_out", TensorProto::BOOL}, std::pair{"picked", TensorProto::FLOAT}}) {
+    auto* o = body->add_output();
+    o->set_name(name);
+    SetShape(o->mutable_type(), elem, name == std::string("picked") ? std::vector<int64_t>{2} : std::vector<int64_t>{});
+  }
+  b.Output("ys", TensorProto::FLOAT, {2, 2});
+  auto g = ParseAndVerify(b);
+  ASSERT_TRUE(g);
+  Node* n = g->FindNode("loop");
+  // Loop inputs: trips, (no cond), then the captures in the order the body
+  // resolved them: x (for the If's branches, built before the If's own
+  // inputs are wired), then flag.
+  ASSERT_EQ(n->num_inputs(), 4u);
+  EXPECT_EQ(n->InputNode(2)->name(), "x");
+  EXPECT_EQ(n->InputNode(3)->name(), "flag");
+  const Graph& sg = *n->subgraphs().at("body");
+  const Node* flag = nullptr;
+  const Node* x = nullptr;
+  for (const Node* d : sg.InputNodes()) {
+    if (d->GetString("_captured") == "flag") flag = d;
+    if (d->GetString("_captured") == "x") x = d;
+  }
+  ASSERT_TRUE(flag && x);
+  EXPECT_EQ(x->GetInt("index", -1), 2);  // after the body's own iter and cond_in
+  EXPECT_EQ(flag->GetInt("index", -1), 3);
+  const Node* inner_if = sg.FindNode("inner_if");
+  ASSERT_EQ(inner_if->num_inputs(), 2u);
+  EXPECT_EQ(inner_if->InputNode(0), flag);
+  EXPECT_EQ(inner_if->InputNode(1), x);
+  const Graph& then_g = *inner_if->subgraphs().at("then_branch");
+  EXPECT_EQ(then_g.OutputNode()->InputNode(0)->GetString("_captured"), "x");
 }
 
 TEST(OnnxParser, SameBytesGiveTheSameGraph) {
