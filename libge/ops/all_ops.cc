@@ -22,6 +22,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterResizeOps(r);
   RegisterLossOps(r);
   RegisterRnnOps(r);
+  RegisterControlOps(r);
   RegisterFusedOps(r);
   RegisterAippOps(r);
 }

@@ -49,6 +49,7 @@ void RegisterReduceOps(OpRegistry& r);      // Reduce*, ArgMax, ArgMin
 void RegisterResizeOps(OpRegistry& r);      // Resize
 void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void RegisterRnnOps(OpRegistry& r);         // LSTM, GRU, RNN
+void RegisterControlOps(OpRegistry& r);     // If, Loop, Scan (subgraphs)
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
 

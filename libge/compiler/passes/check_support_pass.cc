@@ -27,12 +27,34 @@ Status CheckKnownOps(Graph& g, const PassContext&) {
   return Report(problems);
 }
 
+// Control flow (If, Loop, Scan) runs its subgraphs node by node in v2:
+// what must exist is every op inside, by type (their shapes are known per
+// call only).
+bool IsControlFlow(const Node& n) { return !n.subgraphs().empty() && n.type() != op::kPartitionedCall && n.type() != op::kGearCase; }
+
+void CheckSubgraphOps(const Node& owner, const PassContext& ctx, std::vector<std::string>& problems) {
+  for (const auto& [name, sub] : owner.subgraphs()) {
+    if (!sub) continue;
+    for (const Node* n : sub->nodes()) {
+      if (IsStructuralNode(*n)) continue;
+      const std::string where = "node " + owner.Label() + ", subgraph '" + name + "': node " + n->Label();
+      if (!OpRegistry::Global().Find(n->type())) problems.push_back(where + ": op type not supported");
+      else if (IsControlFlow(*n)) CheckSubgraphOps(*n, ctx, problems);
+      else if (!ctx.device->kernels().HasOp(n->type())) problems.push_back(where + ": no kernel for op type " + n->type());
+    }
+  }
+}
+
 Status CheckSupport(Graph& g, const PassContext& ctx) {
   std::vector<std::string> problems;
   for (Node* n : g.nodes()) {
     if (IsStructuralNode(*n)) continue;
     if (!OpRegistry::Global().Find(n->type())) {
       problems.push_back("node " + n->Label() + ": op type not supported");
+      continue;
+    }
+    if (IsControlFlow(*n)) {
+      CheckSubgraphOps(*n, ctx, problems);
       continue;
     }
     // A node of unknown shape is asked again at run time, per shape (the v2

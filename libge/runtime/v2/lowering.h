@@ -115,5 +115,7 @@ class Lowering {
 
 // Registered converters (lowering_converters.cc).
 void RegisterBuiltinConverters(NodeConverterRegistry& r);
+// If, Loop, Scan (control_flow_converters.cc).
+void RegisterControlFlowConverters(NodeConverterRegistry& r);
 
 }  // namespace ge::v2

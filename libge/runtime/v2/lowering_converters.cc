@@ -389,6 +389,7 @@ void RegisterBuiltinConverters(NodeConverterRegistry& r) {
   r.Register(op::kNetOutput, ConvertNetOutput);
   r.Register(op::kPartitionedCall, ConvertPartitionedCall);
   r.Register(op::kGearCase, ConvertGearCase);
+  RegisterControlFlowConverters(r);
   r.RegisterDefault(ConvertOp);
 }
 

@@ -1,0 +1,323 @@
+// The NodeConverters of control flow (docs/control-flow.md): If, Loop and
+// Scan. Each subgraph is loaded in Init as a dynamic model of its own (its
+// own lowering, so control flow nests); Main runs the node as one C node that
+// picks a branch or iterates, binding this call's values as the subgraph's
+// inputs: the node's own, then its captures (ONNX parser, attr "_captures").
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "ge/runtime.h"
+#include "v2/lowering.h"
+
+namespace ge::v2 {
+
+Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options);  // model_v2_executor.cc
+
+namespace {
+
+// Subgraph `name` of n as a model run node by node in v2.
+Result<std::unique_ptr<LoadedModel>> LoadSubgraph(const Model& root, const Node& n, const std::string& name,
+                                                 const std::string& device) {
+  auto it = n.subgraphs().find(name);
+  if (it == n.subgraphs().end() || !it->second) return Corrupt("node " + n.Label() + " has no subgraph '" + name + "'");
+  Model m = CopyModelInfo(root);
+  m.name = root.name + "/" + n.name() + "/" + name;
+  m.graph = it->second->Clone();
+  DescribeGraphIo(*m.graph, m.inputs, m.outputs);
+  m.dynamic = true;
+  LoadOptions options;
+  options.device = device;
+  auto loaded = LoadDynamicV2(m, options);
+  if (!loaded.ok()) return loaded.status().Annotated("node " + n.Label() + ", subgraph '" + name + "'");
+  return loaded;
+}
+
+// Init loads subgraph `name` of n into *slot (DavinciModelCreate's place for
+// a subgraph); DeInit drops it.
+void LoadInInit(Node& n, Lowering& l, const char* name, std::unique_ptr<LoadedModel>* slot) {
+  const Model& root = l.model();
+  const std::string device = l.device_name();
+  l.exec().init.push_back([slot, &root, &n, name, device]() -> Status {
+    GE_ASSIGN_OR_RETURN(*slot, LoadSubgraph(root, n, name, device));
+    return Status::Ok();
+  });
+  l.exec().deinit.push_back([slot] { slot->reset(); });
+}
+
+TensorView ViewOf(const Value& v) { return TensorView{v.dtype, v.dims, v.data}; }
+TensorView ViewOf(const Tensor& t) { return TensorView{t.desc().dtype, t.desc().dims, t.data()}; }
+
+// The first element of a condition or count, as ONNX reads it.
+Result<int64_t> ScalarOf(DataType dtype, const std::vector<int64_t>& dims, const void* data, const std::string& what) {
+  if (NumElements(dims) < 1 || !data) return InvalidArgument(what + " is empty");
+  switch (dtype) {
+    case DataType::kBool: return int64_t{*static_cast<const bool*>(data) ? 1 : 0};
+    case DataType::kInt64: return *static_cast<const int64_t*>(data);
+    case DataType::kInt32: return int64_t{*static_cast<const int32_t*>(data)};
+    case DataType::kUInt8: return int64_t{*static_cast<const uint8_t*>(data)};
+    default: return InvalidArgument(what + " is " + DataTypeName(dtype) + ", not a bool or integer");
+  }
+}
+
+// Shared by the control-flow nodes: the node's values and the call's state.
+struct FlowContext {
+  RunState* state = nullptr;
+  const Node* node = nullptr;
+  std::vector<Value*> in, out;  // in: null for an absent optional input
+  size_t captures = 0;          // the last `captures` inputs
+  std::vector<TensorView> views;
+  std::vector<Tensor> results;
+
+  Status Bind(Node& n, Lowering& l) {
+    state = &l.state();
+    node = &n;
+    for (size_t i = 0; i < n.num_inputs(); ++i) in.push_back(n.HasInput(i) ? l.ValueOf(n.InputSource(i)) : nullptr);
+    for (size_t j = 0; j < n.num_outputs(); ++j) out.push_back(l.ValueOf(&n, static_cast<int>(j)));
+    const int64_t k = n.GetInt("_captures", 0);
+    if (k < 0 || static_cast<size_t>(k) > in.size())
+      return Corrupt("v2 lowering: " + n.Label() + " has " + std::to_string(k) + " captures");
+    captures = static_cast<size_t>(k);
+    return Status::Ok();
+  }
+  void AddCaptureViews() {
+    for (size_t i = in.size() - captures; i < in.size(); ++i) views.push_back(ViewOf(*in[i]));
+  }
+  // Output j takes the bytes of `t` (memory from the value cache).
+  Status SetOutput(size_t j, const Tensor& t) {
+    Value* v = out[j];
+    v->dtype = t.desc().dtype;
+    v->dims = t.desc().dims;
+    v->bytes = v->ComputeBytes();
+    if (v->bytes != t.size()) return Internal("node " + node->Label() + ": output " + std::to_string(j) + " size mismatch");
+    GE_RETURN_IF_ERROR(state->memory->Alloc(*v));
+    if (v->bytes) std::memcpy(v->data, t.data(), v->bytes);
+    return Status::Ok();
+  }
+  Status CheckResults(size_t want, const char* what) const {
+    if (results.size() != want)
+      return Internal("node " + node->Label() + ": the " + std::string(what) + " gave " + std::to_string(results.size()) +
+                      " outputs, " + std::to_string(want) + " expected");
+    return Status::Ok();
+  }
+  int Done(Status s) { return s.ok() ? 0 : state->Fail(s.Annotated("node " + node->Label())); }
+};
+
+// Slices stacked along a new axis 0 (a Loop's or Scan's scan outputs).
+Result<Tensor> Stack(const std::vector<Tensor>& slices, const TensorDesc& declared, const std::string& what) {
+  if (slices.empty()) {
+    // No iteration: zero slices of whatever is known of one.
+    std::vector<int64_t> dims = {0};
+    if (!declared.unknown_rank())
+      for (size_t k = 1; k < declared.dims.size(); ++k) dims.push_back(std::max<int64_t>(declared.dims[k], 0));
+    return Tensor(TensorDesc(declared.dtype, dims), std::vector<uint8_t>());
+  }
+  const TensorDesc& first = slices[0].desc();
+  std::vector<uint8_t> bytes;
+  bytes.reserve(slices[0].size() * slices.size());
+  for (const Tensor& s : slices) {
+    if (s.desc().dims != first.dims || s.desc().dtype != first.dtype)
+      return InvalidArgument(what + " changes from " + first.ToString() + " to " + s.desc().ToString() +
+                             " between iterations");
+    bytes.insert(bytes.end(), s.data(), s.data() + s.size());
+  }
+  std::vector<int64_t> dims = {static_cast<int64_t>(slices.size())};
+  dims.insert(dims.end(), first.dims.begin(), first.dims.end());
+  return Tensor(TensorDesc(first.dtype, dims), std::move(bytes));
+}
+
+// ------------------------------------------------------------------ If
+
+struct IfContext : FlowContext {
+  std::unique_ptr<LoadedModel> then_branch, else_branch;
+};
+
+int RunIf(void* context) {
+  auto* c = static_cast<IfContext*>(context);
+  const Value& cond = *c->in[0];
+  auto taken = ScalarOf(cond.dtype, cond.dims, cond.data, "the condition");
+  if (!taken.ok()) return c->Done(taken.status());
+  c->views.clear();
+  c->AddCaptureViews();
+  LoadedModel& branch = *taken ? *c->then_branch : *c->else_branch;
+  Status s = branch.ExecuteShaped(c->views, c->results);
+  if (s.ok()) s = c->CheckResults(c->out.size(), "branch");
+  for (size_t j = 0; s.ok() && j < c->out.size(); ++j) s = c->SetOutput(j, c->results[j]);
+  return c->Done(s);
+}
+
+Status ConvertIf(Node& n, Lowering& l) {
+  auto* c = l.Make<IfContext>();
+  GE_RETURN_IF_ERROR(c->Bind(n, l));
+  if (!c->in[0]) return Corrupt("v2 lowering: " + n.Label() + " has no condition");
+  LoadInInit(n, l, "then_branch", &c->then_branch);
+  LoadInInit(n, l, "else_branch", &c->else_branch);
+  l.AddMain(RunIf, c);
+  return Status::Ok();
+}
+
+// ------------------------------------------------------------------ Loop
+
+// Loop(M, cond, v_initial..., captures...) -> (v_final..., scan_outputs...);
+// body(iter, cond, v..., captures...) -> (cond, v..., scan slices...).
+struct LoopContext : FlowContext {
+  std::unique_ptr<LoadedModel> body;
+  size_t carried = 0;
+  std::vector<Tensor> state;
+  std::vector<std::vector<Tensor>> scans;
+};
+
+Status IterateLoop(LoopContext& c) {
+  int64_t trips = std::numeric_limits<int64_t>::max();
+  if (c.in[0]) {
+    GE_ASSIGN_OR_RETURN(trips, ScalarOf(c.in[0]->dtype, c.in[0]->dims, c.in[0]->data, "the trip count M"));
+  }
+  int64_t cond = 1;
+  if (c.in[1]) {
+    GE_ASSIGN_OR_RETURN(cond, ScalarOf(c.in[1]->dtype, c.in[1]->dims, c.in[1]->data, "the condition"));
+  }
+  if (!c.in[0] && !c.in[1]) return InvalidArgument("a Loop with neither a trip count nor a condition never ends");
+  c.state.clear();
+  for (size_t k = 0; k < c.carried; ++k) {
+    const Value* v = c.in[2 + k];
+    if (!v) return InvalidArgument("loop-carried input " + std::to_string(k) + " is absent");
+    c.state.emplace_back(TensorDesc(v->dtype, v->dims), v->data, v->bytes);
+  }
+  const size_t scans = c.out.size() - c.carried;
+  c.scans.assign(scans, {});
+  for (int64_t i = 0; i < trips && cond; ++i) {
+    const Tensor iter = Tensor::FromVector<int64_t>(DataType::kInt64, {}, {i});
+    const Tensor keep(TensorDesc(DataType::kBool, {}), std::vector<uint8_t>{1});
+    c.views = {ViewOf(iter), ViewOf(keep)};
+    for (const Tensor& t : c.state) c.views.push_back(ViewOf(t));
+    c.AddCaptureViews();
+    GE_RETURN_IF_ERROR(c.body->ExecuteShaped(c.views, c.results).Annotated("iteration " + std::to_string(i)));
+    GE_RETURN_IF_ERROR(c.CheckResults(1 + c.carried + scans, "body"));
+    GE_ASSIGN_OR_RETURN(cond, ScalarOf(c.results[0].desc().dtype, c.results[0].desc().dims, c.results[0].data(),
+                                       "the body's condition"));
+    for (size_t k = 0; k < c.carried; ++k) c.state[k] = std::move(c.results[1 + k]);
+    for (size_t s = 0; s < scans; ++s) c.scans[s].push_back(std::move(c.results[1 + c.carried + s]));
+  }
+  for (size_t k = 0; k < c.carried; ++k) GE_RETURN_IF_ERROR(c.SetOutput(k, c.state[k]));
+  for (size_t s = 0; s < scans; ++s) {
+    GE_ASSIGN_OR_RETURN(Tensor stacked, Stack(c.scans[s], c.node->output_desc(c.carried + s),
+                                              "scan output " + std::to_string(s)));
+    GE_RETURN_IF_ERROR(c.SetOutput(c.carried + s, stacked));
+  }
+  return Status::Ok();
+}
+
+int RunLoop(void* context) {
+  auto* c = static_cast<LoopContext*>(context);
+  return c->Done(IterateLoop(*c));
+}
+
+Status ConvertLoop(Node& n, Lowering& l) {
+  auto* c = l.Make<LoopContext>();
+  GE_RETURN_IF_ERROR(c->Bind(n, l));
+  if (c->in.size() < 2 + c->captures) return Corrupt("v2 lowering: " + n.Label() + " lacks M and cond");
+  c->carried = c->in.size() - 2 - c->captures;
+  if (c->carried > c->out.size())
+    return Corrupt("v2 lowering: " + n.Label() + " carries " + std::to_string(c->carried) + " values into " +
+                   std::to_string(c->out.size()) + " outputs");
+  LoadInInit(n, l, "body", &c->body);
+  l.AddMain(RunLoop, c);
+  return Status::Ok();
+}
+
+// ------------------------------------------------------------------ Scan
+
+// Scan (opset 9+) over axis 0: Scan(state..., scan_inputs..., captures...)
+// -> (state..., scan_outputs...); body(state..., slices..., captures...)
+// -> (state..., output slices...).
+struct ScanContext : FlowContext {
+  std::unique_ptr<LoadedModel> body;
+  size_t states = 0, scan_inputs = 0;
+  std::vector<int64_t> in_directions, out_directions;
+  std::vector<Tensor> state;
+  std::vector<std::vector<Tensor>> scans;
+};
+
+Status IterateScan(ScanContext& c) {
+  int64_t length = -1;
+  for (size_t s = 0; s < c.scan_inputs; ++s) {
+    const Value& v = *c.in[c.states + s];
+    if (v.dims.empty()) return InvalidArgument("scan input " + std::to_string(s) + " is a scalar");
+    if (length >= 0 && v.dims[0] != length)
+      return InvalidArgument("scan inputs have lengths " + std::to_string(length) + " and " + std::to_string(v.dims[0]));
+    length = v.dims[0];
+  }
+  c.state.clear();
+  for (size_t k = 0; k < c.states; ++k) c.state.emplace_back(TensorDesc(c.in[k]->dtype, c.in[k]->dims), c.in[k]->data, c.in[k]->bytes);
+  const size_t outs = c.out.size() - c.states;
+  c.scans.assign(outs, {});
+  for (int64_t t = 0; t < length; ++t) {
+    c.views.clear();
+    for (const Tensor& s : c.state) c.views.push_back(ViewOf(s));
+    for (size_t s = 0; s < c.scan_inputs; ++s) {
+      const Value& v = *c.in[c.states + s];
+      const int64_t at = c.in_directions[s] ? length - 1 - t : t;
+      const std::vector<int64_t> slice(v.dims.begin() + 1, v.dims.end());
+      const size_t bytes = static_cast<size_t>(NumElements(slice)) * DataTypeSize(v.dtype);
+      c.views.push_back(TensorView{v.dtype, slice, static_cast<const uint8_t*>(v.data) + at * bytes});
+    }
+    c.AddCaptureViews();
+    GE_RETURN_IF_ERROR(c.body->ExecuteShaped(c.views, c.results).Annotated("iteration " + std::to_string(t)));
+    GE_RETURN_IF_ERROR(c.CheckResults(c.states + outs, "body"));
+    for (size_t k = 0; k < c.states; ++k) c.state[k] = std::move(c.results[k]);
+    for (size_t s = 0; s < outs; ++s) c.scans[s].push_back(std::move(c.results[c.states + s]));
+  }
+  for (size_t k = 0; k < c.states; ++k) GE_RETURN_IF_ERROR(c.SetOutput(k, c.state[k]));
+  for (size_t s = 0; s < outs; ++s) {
+    if (c.out_directions[s]) std::reverse(c.scans[s].begin(), c.scans[s].end());
+    GE_ASSIGN_OR_RETURN(Tensor stacked, Stack(c.scans[s], c.node->output_desc(c.states + s), "scan output " + std::to_string(s)));
+    GE_RETURN_IF_ERROR(c.SetOutput(c.states + s, stacked));
+  }
+  return Status::Ok();
+}
+
+int RunScan(void* context) {
+  auto* c = static_cast<ScanContext*>(context);
+  return c->Done(IterateScan(*c));
+}
+
+// Directions per input or output: 0 forward, 1 reverse; axes other than 0
+// are refused (the ONNX default, and what exporters give).
+Result<std::vector<int64_t>> Directions(const Node& n, const char* axes_attr, const char* dir_attr, size_t count) {
+  for (int64_t a : n.GetInts(axes_attr))
+    if (a != 0) return Unsupported("node " + n.Label() + ": " + axes_attr + " other than 0 is not supported");
+  std::vector<int64_t> d = n.GetInts(dir_attr);
+  if (d.empty()) d.assign(count, 0);
+  if (d.size() != count) return InvalidArgument("node " + n.Label() + ": " + dir_attr + " has " + std::to_string(d.size()) + " entries for " + std::to_string(count));
+  for (int64_t x : d)
+    if (x != 0 && x != 1) return InvalidArgument("node " + n.Label() + ": " + dir_attr + " holds " + std::to_string(x));
+  return d;
+}
+
+Status ConvertScan(Node& n, Lowering& l) {
+  auto* c = l.Make<ScanContext>();
+  GE_RETURN_IF_ERROR(c->Bind(n, l));
+  const int64_t scans = n.GetInt("num_scan_inputs", 0);
+  if (scans < 1 || static_cast<size_t>(scans) + c->captures > c->in.size())
+    return Corrupt("v2 lowering: " + n.Label() + " has num_scan_inputs " + std::to_string(scans));
+  c->scan_inputs = static_cast<size_t>(scans);
+  c->states = c->in.size() - c->captures - c->scan_inputs;
+  if (c->states > c->out.size()) return Corrupt("v2 lowering: " + n.Label() + " has more states than outputs");
+  for (size_t i = 0; i < c->states + c->scan_inputs; ++i)
+    if (!c->in[i]) return Corrupt("v2 lowering: " + n.Label() + " input " + std::to_string(i) + " is absent");
+  GE_ASSIGN_OR_RETURN(c->in_directions, Directions(n, "scan_input_axes", "scan_input_directions", c->scan_inputs));
+  GE_ASSIGN_OR_RETURN(c->out_directions, Directions(n, "scan_output_axes", "scan_output_directions", c->out.size() - c->states));
+  LoadInInit(n, l, "body", &c->body);
+  l.AddMain(RunScan, c);
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterControlFlowConverters(NodeConverterRegistry& r) {
+  r.Register("If", ConvertIf);
+  r.Register("Loop", ConvertLoop);
+  r.Register("Scan", ConvertScan);
+}
+
+}  // namespace ge::v2

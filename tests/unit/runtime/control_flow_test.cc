@@ -1,0 +1,159 @@
+// Control flow in the v2 runtime: If picks a branch per call, Loop carries
+// its state and stacks scan outputs for any trip count, Scan walks its
+// inputs forwards or backwards; the subgraphs read captured outer values.
+#include <cmath>
+
+#include "tests/unit/passes/pass_test_util.h"
+
+namespace ge::test {
+namespace {
+
+using Floats = std::vector<float>;
+
+std::shared_ptr<Graph> Subgraph(TinyGraph& t) {
+  EXPECT_TRUE(t.Infer().ok());
+  return std::shared_ptr<Graph>(t.Clone());
+}
+
+Model CompileModel(TinyGraph& t) {
+  CompileOptions co;
+  co.model_name = "flow";
+  co.verify_each_pass = true;
+  auto m = Compile(t.Clone(), co);
+  EXPECT_TRUE(m.ok()) << m.status().ToString();
+  return m.ok() ? std::move(m).value() : Model{};
+}
+
+Floats FloatsOf(const Tensor& t) { return Floats(t.as<float>(), t.as<float>() + t.desc().NumElements()); }
+
+// y = cond ? Relu(x) : Neg(x), x captured by both branches (index 0).
+TEST(ControlFlow, IfRunsTheBranchTheConditionPicks) {
+  TinyGraph then_g, else_g;
+  then_g.Output({then_g.Op("Relu", "r", {then_g.Data("x", F32({3}))})});
+  else_g.Output({else_g.Op("Neg", "n", {else_g.Data("x", F32({3}))})});
+  TinyGraph t;
+  Node* cond = t.Data("cond", TensorDesc(DataType::kBool, {}));
+  Node* x = t.Data("x", F32({3}));
+  Node* n = t.Op("If", "if", {cond, x}, {{"_captures", int64_t{1}}});
+  n->subgraphs()["then_branch"] = Subgraph(then_g);
+  n->subgraphs()["else_branch"] = Subgraph(else_g);
+  t.Output({n}, {"y"});
+  Model m = CompileModel(t);
+  ASSERT_TRUE(m.dynamic);
+  auto loaded = LoadModel(m, RunMode::kV2);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const Floats xs = {-1, 2, -3};
+  for (bool c : {true, false, true}) {
+    const uint8_t cv = c;
+    std::vector<Tensor> out;
+    Status s = (*loaded)->ExecuteShaped({{DataType::kBool, {}, &cv}, {DataType::kFloat32, {3}, xs.data()}}, out);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(FloatsOf(out[0]), c ? Floats({0, 2, 0}) : Floats({1, -2, 3}));
+  }
+}
+
+// v = v + step (step captured), M times; the scan output stacks every v.
+TinyGraph LoopModel() {
+  TinyGraph body;
+  body.Data("iter", TensorDesc(DataType::kInt64, {}));
+  Node* c = body.Data("cond_in", TensorDesc(DataType::kBool, {}));
+  Node* v = body.Data("v", F32({2}));
+  Node* step = body.Data("step", F32({2}));  // the capture, after the body's own inputs
+  Node* next = body.Op("Add", "next", {v, step});
+  body.Output({body.Op("Identity", "cond_out", {c}), next, body.Op("Identity", "slice", {next})});
+  TinyGraph t;
+  Node* trips = t.Data("M", TensorDesc(DataType::kInt64, {}));
+  Node* v0 = t.Data("v0", F32({2}));
+  Node* s = t.Data("step", F32({2}));
+  Node* loop = t.Op("Loop", "loop", {trips, nullptr, v0, s}, {{"_captures", int64_t{1}}}, 2);
+  loop->subgraphs()["body"] = Subgraph(body);
+  t.Output({loop}, {"v_final"});
+  EXPECT_TRUE(t.g().AddEdge(loop, 1, t.g().OutputNode(), 1).ok());
+  t.g().OutputNode()->SetAttr("output_names", std::vector<std::string>{"v_final", "vs"});
+  return t;
+}
+
+TEST(ControlFlow, LoopCarriesStateAndStacksScanOutputs) {
+  TinyGraph t = LoopModel();
+  Model m = CompileModel(t);
+  auto loaded = LoadModel(m, RunMode::kV2);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const Floats v0 = {1, 10}, step = {0.5f, -1};
+  for (int64_t trips : {3, 0, 5}) {
+    std::vector<Tensor> out;
+    Status s = (*loaded)->ExecuteShaped(
+        {{DataType::kInt64, {}, &trips}, {DataType::kFloat32, {2}, v0.data()}, {DataType::kFloat32, {2}, step.data()}}, out);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ASSERT_EQ(out.size(), 2u);
+    const float t = static_cast<float>(trips);
+    EXPECT_EQ(FloatsOf(out[0]), Floats({1 + 0.5f * t, 10 - t}));
+    EXPECT_EQ(out[1].desc().dims, (std::vector<int64_t>{trips, 2}));
+    for (int64_t i = 0; i < trips; ++i) {
+      EXPECT_FLOAT_EQ(out[1].as<float>()[2 * i], 1 + 0.5f * static_cast<float>(i + 1));
+      EXPECT_FLOAT_EQ(out[1].as<float>()[2 * i + 1], 10 - static_cast<float>(i + 1));
+    }
+  }
+}
+
+// Running sum over the rows of x (forwards, or backwards with direction 1).
+TEST(ControlFlow, ScanWalksItsInputInEitherDirection) {
+  for (int64_t dir : {0, 1}) {
+    TinyGraph body;
+    Node* acc = body.Data("acc", F32({2}));
+    Node* row = body.Data("row", F32({2}));
+    Node* sum = body.Op("Add", "sum", {acc, row});
+    body.Output({sum, body.Op("Identity", "slice", {sum})});
+    TinyGraph t;
+    Node* init = t.Data("init", F32({2}));
+    Node* x = t.Data("x", F32({3, 2}));
+    Node* scan = t.Op("Scan", "scan", {init, x},
+                      {{"num_scan_inputs", int64_t{1}}, {"scan_input_directions", std::vector<int64_t>{dir}}}, 2);
+    scan->subgraphs()["body"] = Subgraph(body);
+    t.Output({scan});
+    EXPECT_TRUE(t.g().AddEdge(scan, 1, t.g().OutputNode(), 1).ok());
+    Model m = CompileModel(t);
+    auto loaded = LoadModel(m, RunMode::kV2);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    const Floats zero = {0, 0}, xs = {1, 2, 3, 4, 5, 6};
+    std::vector<Tensor> out;
+    Status s = (*loaded)->ExecuteShaped({{DataType::kFloat32, {2}, zero.data()}, {DataType::kFloat32, {3, 2}, xs.data()}}, out);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(FloatsOf(out[0]), Floats({9, 12}));
+    EXPECT_EQ(FloatsOf(out[1]), dir == 0 ? Floats({1, 2, 4, 6, 9, 12}) : Floats({5, 6, 8, 10, 9, 12}));
+  }
+}
+
+TEST(ControlFlow, AMissingBranchIsACompileErrorNamingTheNode) {
+  TinyGraph then_g;
+  then_g.Output({then_g.Op("Relu", "r", {then_g.Data("x", F32({3}))})});
+  TinyGraph t;
+  Node* n = t.Op("If", "lonely_if", {t.Data("cond", TensorDesc(DataType::kBool, {})), t.Data("x", F32({3}))},
+                 {{"_captures", int64_t{1}}});
+  n->subgraphs()["then_branch"] = Subgraph(then_g);
+  t.Output({n});
+  CompileOptions co;
+  auto m = Compile(t.Clone(), co);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("lonely_if"), std::string::npos) << m.status().message();
+  EXPECT_NE(m.status().message().find("else_branch"), std::string::npos) << m.status().message();
+}
+
+TEST(ControlFlow, AnUnsupportedOpInsideABodyIsNamedAtCompileTime) {
+  TinyGraph body;
+  body.Output({body.Op("NoSuchOp", "inner", {body.Data("x", F32({3}))})});
+  TinyGraph t;
+  Node* n = t.Op("If", "if", {t.Data("cond", TensorDesc(DataType::kBool, {})), t.Data("x", F32({3}))},
+                 {{"_captures", int64_t{1}}});
+  n->subgraphs()["then_branch"] = std::shared_ptr<Graph>(body.Clone());
+  n->subgraphs()["else_branch"] = std::shared_ptr<Graph>(body.Clone());
+  t.Output({n});
+  CompileOptions co;
+  auto m = Compile(t.Clone(), co);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("subgraph 'then_branch': node inner (NoSuchOp): op type not supported"),
+            std::string::npos)
+      << m.status().message();
+}
+
+}  // namespace
+}  // namespace ge::test
