@@ -1,5 +1,6 @@
 #include "ge/tools/dot.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ge::tools {
@@ -77,7 +78,16 @@ class DotWriter {
       }
       const char* fill = FillFor(n->type());
       if (std::string(fill) == "white" && Dynamic(*n)) fill = "orange";
+      if (!n->subgraphs().empty()) fill = "khaki";  // control flow: the node, then its subgraphs
       s += indent + id_[n] + " [label=" + Quote(n->type() + "\n" + n->name()) + ", fillcolor=" + fill + "];\n";
+      for (const auto& [name, sub] : n->subgraphs()) {
+        if (!sub) continue;
+        s += indent + "subgraph cluster_" + id_[n] + "_" + name + " {\n" + indent + "  label=" +
+             Quote(n->name() + " " + name) + ";\n" + indent + "  style=dashed; color=goldenrod;\n";
+        Nodes(*sub, indent + "  ", s);
+        s += indent + "}\n";
+        flow_.push_back(sub.get());
+      }
     }
   }
 
@@ -105,6 +115,8 @@ class DotWriter {
 
   void Edges(const Graph& g, std::string& s) {
     for (const Node* n : Ordered(g)) {
+      for (const auto& [name, sub] : n->subgraphs())
+        if (sub && std::find(flow_.begin(), flow_.end(), sub.get()) != flow_.end()) Edges(*sub, s);
       auto call = calls_.find(n);
       if (call != calls_.end())
         for (const Graph* sub : call->second) Edges(*sub, s);
@@ -133,6 +145,7 @@ class DotWriter {
 
   std::map<const Node*, std::string> id_;
   std::map<const Node*, std::vector<const Graph*>> calls_;
+  std::vector<const Graph*> flow_;  // control-flow subgraphs, drawn beside their node
   int next_ = 0;
 };
 

@@ -160,5 +160,31 @@ TEST(Dot, GearsAreOneClusterEach) {
   EXPECT_EQ(Count(dot, " -> "), 8u) << dot;  // per gear: x->in, in->relu, relu->out, relu->root out
 }
 
+// Control flow: the If node itself, and each branch a dashed cluster beside
+// it with its own edges.
+TEST(Dot, ControlFlowSubgraphsAreClustersBesideTheirNode) {
+  auto branch = [](const std::string& name) {
+    auto sub = std::make_shared<Graph>(name);
+    Node* d = sub->AddNode(op::kData, name + "_x", 0, 1);
+    d->SetAttr("index", int64_t{0});
+    Node* o = sub->AddNode(op::kNetOutput, name + "_out", 1, 0);
+    EXPECT_TRUE(sub->AddEdge(d, 0, o, 0).ok());
+    return sub;
+  };
+  Graph g("root");
+  Node* c = g.AddNode(op::kData, "cond", 0, 1);
+  Node* n = g.AddNode("If", "if1", 1, 1);
+  n->subgraphs()["then_branch"] = branch("then");
+  n->subgraphs()["else_branch"] = branch("else");
+  ASSERT_TRUE(g.AddEdge(c, 0, n, 0).ok());
+  Node* out = g.AddNode(op::kNetOutput, "out", 1, 0);
+  ASSERT_TRUE(g.AddEdge(n, 0, out, 0).ok());
+  const std::string dot = GraphToDot(g);
+  EXPECT_NE(dot.find("If\\nif1"), std::string::npos) << dot;
+  EXPECT_EQ(Count(dot, "subgraph cluster_"), 2u) << dot;
+  EXPECT_NE(dot.find("if1 then_branch"), std::string::npos) << dot;
+  EXPECT_EQ(Count(dot, " -> "), 4u) << dot;  // cond->if1, if1->out, and one inside each branch
+}
+
 }  // namespace
 }  // namespace ge::tools::test
