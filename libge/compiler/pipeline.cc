@@ -26,6 +26,7 @@ PassManager BuildPipeline() {
   // what the others orphaned.
   pm.Add(ShapeFoldingPass());
   pm.Add(ConstantFoldingPass());
+  pm.Add(FoldConstantIfPass());  // after folding: conditions computed from constants are constants now
   pm.Add(AlgebraicSimplifyPass());
   pm.Add(CsePass());
   pm.Add(DeadCodeEliminationPass());

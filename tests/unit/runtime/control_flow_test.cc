@@ -157,3 +157,37 @@ TEST(ControlFlow, AnUnsupportedOpInsideABodyIsNamedAtCompileTime) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// An If on a constant condition is its branch: folded at compile time, the
+// model is static again (and runs in sink mode).
+TEST(ControlFlow, AConstantConditionFoldsTheIfIntoItsBranch) {
+  for (bool c : {true, false}) {
+    TinyGraph then_g, else_g;
+    then_g.Output({then_g.Op("Relu", "r", {then_g.Data("x", F32({3}))})});
+    else_g.Output({else_g.Op("Neg", "n", {else_g.Data("x", F32({3}))})});
+    TinyGraph t;
+    Node* cond = t.Const("cond", Tensor(TensorDesc(DataType::kBool, {}), std::vector<uint8_t>{c}));
+    Node* n = t.Op("If", "if", {cond, t.Data("x", F32({3}))}, {{"_captures", int64_t{1}}});
+    n->subgraphs()["then_branch"] = Subgraph(then_g);
+    n->subgraphs()["else_branch"] = Subgraph(else_g);
+    t.Output({n}, {"y"});
+    Model m = CompileModel(t);
+    EXPECT_FALSE(m.dynamic);
+    int ifs = 0;
+    for (const Node* x : m.graph->nodes()) ifs += x->type() == "If";
+    EXPECT_EQ(ifs, 0);
+    EXPECT_NE(m.graph->FindNode(c ? "if/r" : "if/n"), nullptr);
+    auto loaded = LoadModel(m, RunMode::kSink);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    const Floats xs = {-1, 2, -3};
+    std::vector<Tensor> out;
+    ASSERT_TRUE((*loaded)->ExecuteShaped({{DataType::kFloat32, {3}, xs.data()}}, out).ok());
+    EXPECT_EQ(FloatsOf(out[0]), c ? Floats({0, 2, 0}) : Floats({1, -2, 3}));
+  }
+}
+
+}  // namespace
+}  // namespace ge::test
