@@ -73,18 +73,20 @@ Result<double> InputBuffers::Fill(const InputPlan& plan, size_t k, const std::ve
   return copy_ms;
 }
 
-Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDesc>& inputs) {
+Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDesc>& inputs, const std::string& name) {
   DymShapes out;
   if (flag.empty()) return out;
   auto parsed = app::ParseInputShapes(flag);
-  if (!parsed.ok()) return parsed.status().Annotated("--dymShape");
-  for (auto& [name, dims] : *parsed) {
-    auto it = std::find_if(inputs.begin(), inputs.end(), [&](const IoDesc& io) { return io.name == name; });
-    if (it == inputs.end()) return InvalidArgument("--dymShape " + flag + ": the model has no input " + name);
+  if (!parsed.ok()) return parsed.status().Annotated(name);
+  for (auto& [input, dims] : *parsed) {
+    auto it = std::find_if(inputs.begin(), inputs.end(), [&](const IoDesc& io) { return io.name == input; });
+    if (it == inputs.end()) return InvalidArgument(name + " " + flag + ": the model has no input " + input);
+    for (int64_t d : dims)
+      if (d < 0) return InvalidArgument(name + " " + flag + ": " + input + "'s dims must be sizes (no -1 or LO~HI)");
     if (!it->desc.Admits(dims))
-      return InvalidArgument("--dymShape " + flag + ": " + name + " " + TensorDesc(it->desc.dtype, dims).ToString() +
+      return InvalidArgument(name + " " + flag + ": " + input + " " + TensorDesc(it->desc.dtype, dims).ToString() +
                              " does not fit the model's " + it->desc.ToString());
-    out[name] = dims;
+    out[input] = dims;
   }
   return out;
 }
@@ -127,8 +129,8 @@ Status ApplyGearFlags(int64_t dym_batch, const std::string& dym_hw, const std::s
     if (!any) return InvalidArgument("--dymHW " + dym_hw + ": no input of the model has two dynamic dims (H and W)");
   }
   if (!dym_dims.empty()) {
-    auto parsed = ParseDymShape(dym_dims, inputs);
-    if (!parsed.ok()) return InvalidArgument("--dymDims: " + parsed.status().message());
+    auto parsed = ParseDymShape(dym_dims, inputs, "--dymDims");
+    if (!parsed.ok()) return parsed.status();
     for (auto& [name, d] : *parsed) dims[name] = d;
   }
   return Status::Ok();
@@ -147,7 +149,8 @@ Result<double> ShapedInputs::Fill(const InputPlan& plan, size_t k, const std::ve
       a.desc = TensorDesc(io.desc.dtype, want.empty() ? io.desc.dims : want);
       if (!a.desc.is_static())
         return InvalidArgument("input " + io.name + " is " + io.desc.ToString() +
-                               ": give its data with --input or its dims with --dymShape " + io.name + ":...");
+                               ": give its data with --input, or its dims with --dymShape " + io.name +
+                               ":... (a gear model: --dymBatch, --dymHW or --dymDims)");
       if (plan.random) a.bytes = tools::RandomTensorBytes(a.desc, plan.seed + static_cast<uint32_t>(i));
       else a.bytes.assign(static_cast<size_t>(a.desc.Bytes()), 0);
     } else {

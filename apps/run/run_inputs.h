@@ -62,7 +62,8 @@ class InputBuffers {
 // model's inputs for generated data and raw files. Names must be model
 // inputs, dims known and fitting the input. Errors name the flag.
 using DymShapes = std::map<std::string, std::vector<int64_t>>;
-Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDesc>& inputs);
+Result<DymShapes> ParseDymShape(const std::string& flag, const std::vector<IoDesc>& inputs,
+                                const std::string& name = "--dymShape");
 
 // The gear flags (msame's and ais_bench's names) as dims for the inputs
 // they set: --dymBatch N (0: none) sets every input whose only -1 dim is
