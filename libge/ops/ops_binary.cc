@@ -1,5 +1,5 @@
 // Elementwise ops over several inputs with ONNX multidirectional
-// broadcasting: arithmetic, comparisons (bool out), logic, variadic
+// broadcasting: arithmetic, bit shifts, comparisons (bool out), logic, variadic
 // Max/Min/Sum and Where.
 #include "infer_util.h"
 #include "op_families.h"
@@ -41,6 +41,9 @@ InferFn Elementwise(OutType out, bool (*accepts)(DataType), const char* expected
 
 bool Numeric(DataType t) { return t != DataType::kBool; }
 bool AnyDtype(DataType) { return true; }
+bool Unsigned(DataType t) {
+  return t == DataType::kUInt8 || t == DataType::kUInt16 || t == DataType::kUInt32 || t == DataType::kUInt64;
+}
 
 // Pow's exponent may have another numeric type; the result has the base's.
 Status InferPow(InferContext& ctx) {
@@ -81,7 +84,10 @@ void RegisterBinaryOps(OpRegistry& r) {
     r.Register(OpBuilder(type).Inputs(1, -1).Infer(Elementwise(OutType::kSame, Numeric, "numeric")).Inplace());
   r.Register(OpBuilder("Sum").Inputs(1, -1).Infer(Elementwise(OutType::kSame, Numeric, "numeric")));
   r.Register(OpBuilder("Mean").Inputs(1, -1).Infer(Elementwise(OutType::kSame, IsFloatingPoint, "floating point")));
-  for (const char* type : {"And", "Or"})
+  // direction (LEFT or RIGHT) is required; the kernel checks it.
+  r.Register(
+      OpBuilder("BitShift").Inputs(2, 2).Infer(Elementwise(OutType::kSame, Unsigned, "unsigned integers")).Inplace());
+  for (const char* type : {"And", "Or", "Xor"})
     r.Register(OpBuilder(type).Inputs(2, 2).Infer(Elementwise(OutType::kBool, infer::IsBool, "bool")).Inplace());
   // Comparisons write bool over non-bool inputs: not in place.
   r.Register(OpBuilder("Equal").Inputs(2, 2).Infer(Elementwise(OutType::kBool, AnyDtype, "any")));
