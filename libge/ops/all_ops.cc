@@ -24,6 +24,10 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterRnnOps(r);
   RegisterFusedOps(r);
   RegisterAippOps(r);
+  RegisterGenerateOps(r);
+  RegisterDepthSpaceOps(r);
+  RegisterLocalNormOps(r);
+  RegisterReverseSequenceOps(r);
 }
 
 }  // namespace ge

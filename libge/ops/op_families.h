@@ -51,5 +51,9 @@ void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, Softma
 void RegisterRnnOps(OpRegistry& r);         // LSTM, GRU, RNN
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
+void RegisterGenerateOps(OpRegistry& r);    // EyeLike, OneHot
+void RegisterDepthSpaceOps(OpRegistry& r);  // DepthToSpace, SpaceToDepth
+void RegisterLocalNormOps(OpRegistry& r);   // LRN, MeanVarianceNormalization
+void RegisterReverseSequenceOps(OpRegistry& r);  // ReverseSequence
 
 }  // namespace ge

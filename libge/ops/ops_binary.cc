@@ -54,6 +54,22 @@ Status InferPow(InferContext& ctx) {
   return Status::Ok();
 }
 
+// PRelu(x, slope): slope broadcasts to x (one way); y has x's shape.
+Status InferPRelu(InferContext& ctx) {
+  GE_ASSIGN_OR_RETURN(DataType t, infer::CommonDtype(ctx, {0, 1}));
+  if (t != DataType::kUndefined && !IsFloatingPoint(t))
+    return ctx.Error(std::string("inputs must be floating point, not ") + DataTypeName(t));
+  const Dims& x = ctx.input(0).dims;
+  GE_ASSIGN_OR_RETURN(Dims dims, infer::Broadcast(ctx, x, ctx.input(1).dims));
+  if (!infer::IsUnknownRank(x) && !infer::IsUnknownRank(dims) && dims.size() != x.size())
+    return ctx.Error("slope " + ctx.input(1).ToString() + " does not broadcast to x " + ctx.input(0).ToString());
+  for (size_t i = 0; i < dims.size() && dims.size() == x.size(); ++i)
+    if (x[i] >= 0 && dims[i] >= 0 && dims[i] != x[i])
+      return ctx.Error("slope " + ctx.input(1).ToString() + " does not broadcast to x " + ctx.input(0).ToString());
+  infer::SetOutputLike(ctx, 0, 0);
+  return Status::Ok();
+}
+
 // Where(cond, x, y): bool condition, x and y share the output's dtype.
 Status InferWhere(InferContext& ctx) {
   GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 0, infer::IsBool, "bool"));
@@ -94,6 +110,7 @@ void RegisterBinaryOps(OpRegistry& r) {
   for (const char* type : {"Less", "Greater", "LessOrEqual", "GreaterOrEqual"})
     r.Register(OpBuilder(type).Inputs(2, 2).Infer(Elementwise(OutType::kBool, Numeric, "numeric")));
   r.Register(OpBuilder("Where").Inputs(3, 3).Infer(InferWhere));
+  r.Register(OpBuilder("PRelu").Inputs(2, 2).Infer(InferPRelu).Inplace());
 }
 
 }  // namespace ge

@@ -1,5 +1,5 @@
 // Element-wise binary kernels with ONNX (numpy) broadcasting: Add, Sub, Mul,
-// Div, Pow, Mod, BitShift; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
+// Div, Pow, Mod, BitShift, PRelu; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
 // (bool out); And, Or, Xor (bool); and Where(cond, X, Y).
 //
 // The broadcast is planned at Create (loop_broadcast.h); Run picks one of a
@@ -99,6 +99,14 @@ struct ShiftRightOp {
   template <typename T>
   T operator()(T a, T b) const {
     return b >= sizeof(T) * 8 ? T(0) : static_cast<T>(a >> b);
+  }
+};
+
+// PRelu(x, slope): the slope broadcasts to x (the output is x's shape).
+struct PReluOp {
+  template <typename T>
+  T operator()(T x, T slope) const {
+    return x < 0 ? x * slope : x;
   }
 };
 
@@ -509,6 +517,7 @@ void RegisterBinaryKernels(KernelRegistry& r) {
   RegisterBinary(r, "BitShift", SameTyped(kUnsigned, []<typename T>
                                                            requires std::is_unsigned_v<T>
                                                          () { return MakeShift<T>; }));
+  RegisterBinary(r, "PRelu", SameTyped({D::kFloat32, D::kFloat64}, []<typename T>() { return Make<T, T, T, PReluOp>; }));
   RegisterBinary(r, "Equal", Comparison<EqualOp>(true));
   RegisterBinary(r, "Less", Comparison<LessOp>(false));
   RegisterBinary(r, "Greater", Comparison<GreaterOp>(false));

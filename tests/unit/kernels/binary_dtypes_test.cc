@@ -135,3 +135,16 @@ TEST(BinaryDtypes, ClipOnInt8WithDefaultAndGivenBounds) {
 
 }  // namespace binary_dtypes
 }  // namespace ge::test
+
+namespace ge::test {
+namespace binary_dtypes {
+
+TEST(BinaryDtypes, PReluBroadcastsTheSlope) {
+  // x [2,3], slope [3]: negative values scale by their column's slope.
+  RUN_OK(y, "PRelu", {}, {HostTensor::F32({2, 3}, {-1, 2, -3, 4, -5, 0}), HostTensor::F32({3}, {0.5f, 2, 3})},
+         {{DataType::kFloat32, {2, 3}}});
+  EXPECT_EQ(y[0].as<float>(), (std::vector<float>{-0.5f, 2, -9, 4, -10, 0}));
+}
+
+}  // namespace binary_dtypes
+}  // namespace ge::test
