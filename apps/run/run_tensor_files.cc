@@ -8,7 +8,7 @@ namespace ge::run {
 Result<std::vector<uint8_t>> ReadInputFile(const std::string& path, const TensorDesc& desc) {
   if (!IsOnnxTensorFile(path)) return tools::ReadTensorFile(path, desc);
   GE_ASSIGN_OR_RETURN(Tensor t, ReadOnnxTensorFile(path));
-  if (t.desc().dtype != desc.dtype || t.desc().dims != desc.dims)
+  if (!tools::FileDtypeFits(t.desc().dtype, desc.dtype) || t.desc().dims != desc.dims)
     return InvalidArgument(path + " is " + t.desc().ToString() + ", expected " + desc.ToString());
   return std::vector<uint8_t>(t.data(), t.data() + t.size());
 }
@@ -26,9 +26,11 @@ Result<NpyArray> ReadShapedInputFile(const std::string& path, const TensorDesc& 
     GE_ASSIGN_OR_RETURN(a.bytes, tools::ReadTensorFile(path, d));
     a.desc = d;
   }
-  if (a.desc.dtype != desc.dtype || !desc.Admits(a.desc.dims) || (!dims.empty() && a.desc.dims != dims))
+  if (!tools::FileDtypeFits(a.desc.dtype, desc.dtype) || !desc.Admits(a.desc.dims) ||
+      (!dims.empty() && a.desc.dims != dims))
     return InvalidArgument(path + " is " + a.desc.ToString() + ", expected " +
                            (dims.empty() ? desc.ToString() : TensorDesc(desc.dtype, dims).ToString()));
+  a.desc.dtype = desc.dtype;  // u16 bits of a bf16 input are bf16 from here on
   return a;
 }
 

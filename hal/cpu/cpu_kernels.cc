@@ -28,6 +28,10 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterCompressKernels(r);
   RegisterLayoutKernels(r);
   RegisterAippKernels(r);
+  RegisterGenerateKernels(r);
+  RegisterDepthSpaceKernels(r);
+  RegisterLocalNormKernels(r);
+  RegisterReverseSequenceKernels(r);
 }
 
 }  // namespace ge::hal

@@ -36,5 +36,9 @@ void RegisterNmsKernels(KernelRegistry& r);         // NonMaxSuppression
 void RegisterUniqueKernels(KernelRegistry& r);      // Unique
 void RegisterCompressKernels(KernelRegistry& r);    // Compress
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
+void RegisterGenerateKernels(KernelRegistry& r);    // EyeLike, OneHot
+void RegisterDepthSpaceKernels(KernelRegistry& r);  // DepthToSpace, SpaceToDepth
+void RegisterLocalNormKernels(KernelRegistry& r);   // LRN, MeanVarianceNormalization
+void RegisterReverseSequenceKernels(KernelRegistry& r);  // ReverseSequence
 
 }  // namespace ge::hal

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "ge_base/bfloat16.h"
 #include "ge_base/float16.h"
 
 namespace ge {
@@ -45,6 +46,12 @@ std::vector<Out> Convert(const Tensor& t) {
         uint16_t h;
         std::memcpy(&h, p + i * 2, 2);
         out[i] = static_cast<Out>(HalfToFloat(h));
+        break;
+      }
+      case DataType::kBFloat16: {
+        uint16_t h;
+        std::memcpy(&h, p + i * 2, 2);
+        out[i] = static_cast<Out>(BFloat16ToFloat(h));
         break;
       }
       default:

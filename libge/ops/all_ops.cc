@@ -25,6 +25,10 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterControlOps(r);
   RegisterFusedOps(r);
   RegisterAippOps(r);
+  RegisterGenerateOps(r);
+  RegisterDepthSpaceOps(r);
+  RegisterLocalNormOps(r);
+  RegisterReverseSequenceOps(r);
 }
 
 }  // namespace ge

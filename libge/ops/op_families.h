@@ -52,5 +52,9 @@ void RegisterRnnOps(OpRegistry& r);         // LSTM, GRU, RNN
 void RegisterControlOps(OpRegistry& r);     // If, Loop, Scan (subgraphs)
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
+void RegisterGenerateOps(OpRegistry& r);    // EyeLike, OneHot
+void RegisterDepthSpaceOps(OpRegistry& r);  // DepthToSpace, SpaceToDepth
+void RegisterLocalNormOps(OpRegistry& r);   // LRN, MeanVarianceNormalization
+void RegisterReverseSequenceOps(OpRegistry& r);  // ReverseSequence
 
 }  // namespace ge

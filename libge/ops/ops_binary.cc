@@ -1,5 +1,5 @@
 // Elementwise ops over several inputs with ONNX multidirectional
-// broadcasting: arithmetic, comparisons (bool out), logic, variadic
+// broadcasting: arithmetic, bit shifts, comparisons (bool out), logic, variadic
 // Max/Min/Sum and Where.
 #include "infer_util.h"
 #include "op_families.h"
@@ -41,6 +41,9 @@ InferFn Elementwise(OutType out, bool (*accepts)(DataType), const char* expected
 
 bool Numeric(DataType t) { return t != DataType::kBool; }
 bool AnyDtype(DataType) { return true; }
+bool Unsigned(DataType t) {
+  return t == DataType::kUInt8 || t == DataType::kUInt16 || t == DataType::kUInt32 || t == DataType::kUInt64;
+}
 
 // Pow's exponent may have another numeric type; the result has the base's.
 Status InferPow(InferContext& ctx) {
@@ -48,6 +51,22 @@ Status InferPow(InferContext& ctx) {
   GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 1, Numeric, "numeric"));
   GE_ASSIGN_OR_RETURN(Dims dims, BroadcastAll(ctx));
   infer::SetOutput(ctx, 0, ctx.input(0).dtype, std::move(dims));
+  return Status::Ok();
+}
+
+// PRelu(x, slope): slope broadcasts to x (one way); y has x's shape.
+Status InferPRelu(InferContext& ctx) {
+  GE_ASSIGN_OR_RETURN(DataType t, infer::CommonDtype(ctx, {0, 1}));
+  if (t != DataType::kUndefined && !IsFloatingPoint(t))
+    return ctx.Error(std::string("inputs must be floating point, not ") + DataTypeName(t));
+  const Dims& x = ctx.input(0).dims;
+  GE_ASSIGN_OR_RETURN(Dims dims, infer::Broadcast(ctx, x, ctx.input(1).dims));
+  if (!infer::IsUnknownRank(x) && !infer::IsUnknownRank(dims) && dims.size() != x.size())
+    return ctx.Error("slope " + ctx.input(1).ToString() + " does not broadcast to x " + ctx.input(0).ToString());
+  for (size_t i = 0; i < dims.size() && dims.size() == x.size(); ++i)
+    if (x[i] >= 0 && dims[i] >= 0 && dims[i] != x[i])
+      return ctx.Error("slope " + ctx.input(1).ToString() + " does not broadcast to x " + ctx.input(0).ToString());
+  infer::SetOutputLike(ctx, 0, 0);
   return Status::Ok();
 }
 
@@ -81,13 +100,17 @@ void RegisterBinaryOps(OpRegistry& r) {
     r.Register(OpBuilder(type).Inputs(1, -1).Infer(Elementwise(OutType::kSame, Numeric, "numeric")).Inplace());
   r.Register(OpBuilder("Sum").Inputs(1, -1).Infer(Elementwise(OutType::kSame, Numeric, "numeric")));
   r.Register(OpBuilder("Mean").Inputs(1, -1).Infer(Elementwise(OutType::kSame, IsFloatingPoint, "floating point")));
-  for (const char* type : {"And", "Or"})
+  // direction (LEFT or RIGHT) is required; the kernel checks it.
+  r.Register(
+      OpBuilder("BitShift").Inputs(2, 2).Infer(Elementwise(OutType::kSame, Unsigned, "unsigned integers")).Inplace());
+  for (const char* type : {"And", "Or", "Xor"})
     r.Register(OpBuilder(type).Inputs(2, 2).Infer(Elementwise(OutType::kBool, infer::IsBool, "bool")).Inplace());
   // Comparisons write bool over non-bool inputs: not in place.
   r.Register(OpBuilder("Equal").Inputs(2, 2).Infer(Elementwise(OutType::kBool, AnyDtype, "any")));
   for (const char* type : {"Less", "Greater", "LessOrEqual", "GreaterOrEqual"})
     r.Register(OpBuilder(type).Inputs(2, 2).Infer(Elementwise(OutType::kBool, Numeric, "numeric")));
   r.Register(OpBuilder("Where").Inputs(3, 3).Infer(InferWhere));
+  r.Register(OpBuilder("PRelu").Inputs(2, 2).Infer(InferPRelu).Inplace());
 }
 
 }  // namespace ge

@@ -98,7 +98,7 @@ void RegisterNormOps(OpRegistry& r) {
                  .Defaults({{"axis", int64_t{-1}}, {"epsilon", 1e-5f}, {"stash_type", int64_t{1}}})
                  .Infer(InferLayerNorm));
   // No "axis" default here: it depends on the opset (see InferSoftmax).
-  for (const char* type : {"Softmax", "LogSoftmax"}) r.Register(OpBuilder(type).Inputs(1, 1).Infer(InferSoftmax));
+  for (const char* type : {"Softmax", "LogSoftmax", "Hardmax"}) r.Register(OpBuilder(type).Inputs(1, 1).Infer(InferSoftmax));
 }
 
 }  // namespace ge

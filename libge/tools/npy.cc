@@ -128,6 +128,7 @@ Status WriteNpy(const std::string& path, const TensorDesc& desc, const void* dat
   const char* descr = nullptr;
   for (const auto& d : kDescrs)
     if (d.dtype == desc.dtype) descr = d.descr;
+  if (desc.dtype == DataType::kBFloat16) descr = "<u2";  // numpy has no bfloat16: its bits, as ONNX's test data
   if (!descr || !desc.is_static()) return Unsupported(path + ": cannot write " + desc.ToString() + " as .npy");
   std::string shape = "(";
   for (size_t i = 0; i < desc.dims.size(); ++i) shape += std::to_string(desc.dims[i]) + (desc.dims.size() == 1 || i + 1 < desc.dims.size() ? ", " : "");

@@ -57,11 +57,15 @@ const char* TensorFileExtension(TensorFileFormat format) {
   return "bin";
 }
 
+bool FileDtypeFits(DataType file, DataType want) {
+  return file == want || (file == DataType::kUInt16 && want == DataType::kBFloat16);
+}
+
 Result<std::vector<uint8_t>> ReadTensorFile(const std::string& path, const TensorDesc& desc) {
   if (!EndsWithNpy(path)) return ReadRaw(path, desc);
   auto arr = ReadNpy(path);
   if (!arr.ok()) return arr.status();
-  if (arr->desc.dtype != desc.dtype || arr->desc.dims != desc.dims)
+  if (!FileDtypeFits(arr->desc.dtype, desc.dtype) || arr->desc.dims != desc.dims)
     return InvalidArgument(path + " is " + arr->desc.ToString() + ", expected " + desc.ToString());
   return std::move(arr->bytes);
 }

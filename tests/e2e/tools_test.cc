@@ -367,7 +367,7 @@ std::string TwoUnsupportedOpsModel(const std::string& second_op) {
 }
 
 TEST_F(ToolsTest, AtcListsEveryUnsupportedNode) {
-  for (const std::string& second : {std::string("LpNormalization"), std::string("Hardmax")}) {
+  for (const std::string& second : {std::string("LpNormalization"), std::string("RandomUniformLike")}) {
     SCOPED_TRACE(second);
     WriteFileBytes(Path("two.onnx"), TwoUnsupportedOpsModel(second));
     ToolResult r = Run("ge-atc", {"--model", Path("two.onnx"), "--framework", "5", "--output", Path("two")});

@@ -1,5 +1,5 @@
 // Element-wise binary kernels with ONNX (numpy) broadcasting: Add, Sub, Mul,
-// Div, Pow, Mod; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
+// Div, Pow, Mod, BitShift, PRelu; Equal, Less, Greater, LessOrEqual, GreaterOrEqual
 // (bool out); And, Or, Xor (bool); and Where(cond, X, Y).
 //
 // The broadcast is planned at Create (loop_broadcast.h); Run picks one of a
@@ -13,6 +13,7 @@
 #include "cpu_kernels.h"
 #include "kernels/loop_broadcast.h"
 #include "kernels/loop_convert.h"
+#include "kernels/loop_half.h"
 
 namespace ge::hal {
 namespace {
@@ -26,7 +27,10 @@ using Unsigned = std::make_unsigned_t<T>;
 template <typename T, typename F>
 T Wrapping(T a, T b, F f) {
   if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(f(static_cast<Unsigned<T>>(a), static_cast<Unsigned<T>>(b)));
+    // Narrow types promote to int, where 0xffff * 0xffff would overflow:
+    // compute them in unsigned int.
+    using W = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, Unsigned<T>>;
+    return static_cast<T>(f(static_cast<W>(static_cast<Unsigned<T>>(a)), static_cast<W>(static_cast<Unsigned<T>>(b))));
   } else {
     return f(a, b);
   }
@@ -50,16 +54,15 @@ struct MulOp {
     return Wrapping(a, b, [](auto x, auto y) { return x * y; });
   }
 };
+// Integers: C truncation; b == 0 is rejected before the loop, b == -1
+// negates (the most negative value wraps instead of trapping).
 struct DivOp {
-  float operator()(float a, float b) const { return a / b; }
-};
-// C truncation; b == 0 is rejected before the loop, b == -1 negates (the
-// most negative value wraps instead of trapping).
-struct IntDivOp {
   static constexpr bool kRejectsZero = true;
   template <typename T>
   T operator()(T a, T b) const {
-    return b == -1 ? static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a)) : a / b;
+    if constexpr (std::is_signed_v<T> && std::is_integral_v<T>)
+      if (b == -1) return static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a));
+    return static_cast<T>(a / b);
   }
 };
 // Mod with fmod=1: the remainder of truncating division, C's % and fmod.
@@ -68,9 +71,10 @@ struct TruncModOp {
   static constexpr bool kRejectsZero = true;
   template <typename T>
   T operator()(T a, T b) const {
-    return b == -1 ? T(0) : a % b;
+    if constexpr (std::is_floating_point_v<T>) return std::fmod(a, b);
+    else if constexpr (std::is_signed_v<T>) return b == -1 ? T(0) : static_cast<T>(a % b);
+    else return static_cast<T>(a % b);
   }
-  float operator()(float a, float b) const { return std::fmod(a, b); }
 };
 // Mod with fmod=0: the remainder of flooring division, with the divisor's
 // sign (Python's %, TF's FloorMod).
@@ -79,11 +83,30 @@ struct FloorModOp {
   template <typename T>
   T operator()(T a, T b) const {
     const T r = TruncModOp{}(a, b);
-    return r != 0 && ((r < 0) != (b < 0)) ? static_cast<T>(r + b) : r;
+    if constexpr (std::is_unsigned_v<T>) return r;
+    else return r != 0 && ((r < 0) != (b < 0)) ? static_cast<T>(r + b) : r;
   }
-  float operator()(float a, float b) const {
-    const float r = std::fmod(a, b);
-    return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+};
+// BitShift on unsigned integers; a shift by the width or more gives 0 (C
+// leaves it undefined).
+struct ShiftLeftOp {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return b >= sizeof(T) * 8 ? T(0) : static_cast<T>(a << b);
+  }
+};
+struct ShiftRightOp {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return b >= sizeof(T) * 8 ? T(0) : static_cast<T>(a >> b);
+  }
+};
+
+// PRelu(x, slope): the slope broadcasts to x (the output is x's shape).
+struct PReluOp {
+  template <typename T>
+  T operator()(T x, T slope) const {
+    return x < 0 ? x * slope : x;
   }
 };
 
@@ -240,17 +263,30 @@ struct Impl {
 
 using D = DataType;
 
-template <typename Op>
-std::vector<Impl> Arithmetic() {
-  return {{D::kFloat32, D::kFloat32, D::kFloat32, Make<float, float, float, Op>},
-          {D::kInt64, D::kInt64, D::kInt64, Make<int64_t, int64_t, int64_t, Op>},
-          {D::kInt32, D::kInt32, D::kInt32, Make<int32_t, int32_t, int32_t, Op>}};
+constexpr std::initializer_list<DataType> kIntegers = {D::kInt8,  D::kInt16,  D::kInt32,  D::kInt64,
+                                                       D::kUInt8, D::kUInt16, D::kUInt32, D::kUInt64};
+constexpr std::initializer_list<DataType> kUnsigned = {D::kUInt8, D::kUInt16, D::kUInt32, D::kUInt64};
+
+// (t, t) -> t for each of `dtypes`, through make<T> (which may be
+// constrained to the types it takes).
+template <typename MakeT>
+std::vector<Impl> SameTyped(std::initializer_list<DataType> dtypes, MakeT make) {
+  std::vector<Impl> v;
+  for (DataType t : dtypes)
+    DispatchNumeric(t, [&]<typename T>() {
+      if constexpr (!std::is_same_v<T, bool>)
+        if constexpr (requires { make.template operator()<T>(); })
+          v.push_back({t, t, t, make.template operator()<T>()});
+    });
+  return v;
 }
 
-std::vector<Impl> DivImpls() {
-  return {{D::kFloat32, D::kFloat32, D::kFloat32, Make<float, float, float, DivOp>},
-          {D::kInt64, D::kInt64, D::kInt64, Make<int64_t, int64_t, int64_t, IntDivOp>},
-          {D::kInt32, D::kInt32, D::kInt32, Make<int32_t, int32_t, int32_t, IntDivOp>}};
+// f32 and f64 first (the common case is found first), then every integer.
+template <typename Op>
+std::vector<Impl> Arithmetic() {
+  std::vector<Impl> v = SameTyped({D::kFloat32, D::kFloat64}, []<typename T>() { return Make<T, T, T, Op>; });
+  for (const Impl& i : SameTyped(kIntegers, []<typename T>() { return Make<T, T, T, Op>; })) v.push_back(i);
+  return v;
 }
 
 // Pow(x, c) with a constant scalar f32 exponent: the common squares and
@@ -280,23 +316,32 @@ Result<KernelPtr> MakePowF32(const KernelSpec& spec) {
   return map([c](float v) { return std::pow(v, c); });
 }
 
+// An f32 base takes an exponent of any integer type (ONNX allows them all).
 std::vector<Impl> PowImpls() {
-  return {{D::kFloat32, D::kFloat32, D::kFloat32, MakePowF32},
-          {D::kFloat32, D::kInt64, D::kFloat32, Make<float, int64_t, float, PowFloatOp>},
-          {D::kFloat32, D::kInt32, D::kFloat32, Make<float, int32_t, float, PowFloatOp>},
-          {D::kInt64, D::kInt64, D::kInt64, Make<int64_t, int64_t, int64_t, PowIntOp>},
-          {D::kInt64, D::kInt32, D::kInt64, Make<int64_t, int32_t, int64_t, PowIntOp>},
-          {D::kInt64, D::kFloat32, D::kInt64, Make<int64_t, float, int64_t, PowIntOp>},
-          {D::kInt32, D::kInt32, D::kInt32, Make<int32_t, int32_t, int32_t, PowIntOp>},
-          {D::kInt32, D::kInt64, D::kInt32, Make<int32_t, int64_t, int32_t, PowIntOp>},
-          {D::kInt32, D::kFloat32, D::kInt32, Make<int32_t, float, int32_t, PowIntOp>}};
+  std::vector<Impl> v = {{D::kFloat32, D::kFloat32, D::kFloat32, MakePowF32},
+                         {D::kInt64, D::kInt64, D::kInt64, Make<int64_t, int64_t, int64_t, PowIntOp>},
+                         {D::kInt64, D::kInt32, D::kInt64, Make<int64_t, int32_t, int64_t, PowIntOp>},
+                         {D::kInt64, D::kFloat32, D::kInt64, Make<int64_t, float, int64_t, PowIntOp>},
+                         {D::kInt32, D::kInt32, D::kInt32, Make<int32_t, int32_t, int32_t, PowIntOp>},
+                         {D::kInt32, D::kInt64, D::kInt32, Make<int32_t, int64_t, int32_t, PowIntOp>},
+                         {D::kInt32, D::kFloat32, D::kInt32, Make<int32_t, float, int32_t, PowIntOp>}};
+  for (DataType e : kIntegers)
+    DispatchNumeric(e, [&]<typename E>() {
+      if constexpr (!std::is_same_v<E, bool>) v.push_back({D::kFloat32, e, D::kFloat32, Make<float, E, float, PowFloatOp>});
+    });
+  return v;
 }
 
-// fmod picks the op: the dtype table is the same for both.
+// fmod picks the op: the dtype table is the same for both. f16 computes in
+// f32, where the remainder is exact.
 template <typename T>
 Result<KernelPtr> MakeMod(const KernelSpec& spec) {
-  if (spec.attrs.GetInt("fmod", 0) != 0) return Make<T, T, T, TruncModOp>(spec);
-  return Make<T, T, T, FloorModOp>(spec);
+  const bool trunc = spec.attrs.GetInt("fmod", 0) != 0;
+  if constexpr (std::is_same_v<T, uint16_t>) {
+    if (spec.inputs[0].dtype == D::kFloat16)
+      return trunc ? Make<T, T, T, OnHalf<TruncModOp>>(spec) : Make<T, T, T, OnHalf<FloorModOp>>(spec);
+  }
+  return trunc ? Make<T, T, T, TruncModOp>(spec) : Make<T, T, T, FloorModOp>(spec);
 }
 
 Status CheckMod(const KernelSpec& spec) {
@@ -306,9 +351,23 @@ Status CheckMod(const KernelSpec& spec) {
 }
 
 std::vector<Impl> ModImpls() {
-  return {{D::kFloat32, D::kFloat32, D::kFloat32, MakeMod<float>},
-          {D::kInt64, D::kInt64, D::kInt64, MakeMod<int64_t>},
-          {D::kInt32, D::kInt32, D::kInt32, MakeMod<int32_t>}};
+  std::vector<Impl> v = SameTyped({D::kFloat32, D::kFloat64}, []<typename T>() { return MakeMod<T>; });
+  v.push_back({D::kFloat16, D::kFloat16, D::kFloat16, MakeMod<uint16_t>});
+  for (const Impl& i : SameTyped(kIntegers, []<typename T>() { return MakeMod<T>; })) v.push_back(i);
+  return v;
+}
+
+// direction picks the op.
+template <typename T>
+Result<KernelPtr> MakeShift(const KernelSpec& spec) {
+  if (spec.attrs.GetString("direction", "") == "LEFT") return Make<T, T, T, ShiftLeftOp>(spec);
+  return Make<T, T, T, ShiftRightOp>(spec);
+}
+
+Status CheckShift(const KernelSpec& spec) {
+  const std::string d = spec.attrs.GetString("direction", "");
+  if (d != "LEFT" && d != "RIGHT") return Bad(spec, "attribute direction must be LEFT or RIGHT, not \"" + d + "\"");
+  return Status::Ok();
 }
 
 template <typename Op>
@@ -345,6 +404,7 @@ Result<Factory> PlanBinary(const std::vector<Impl>& impls, const KernelSpec& spe
                          DataTypeName(found->out));
   GE_RETURN_IF_ERROR(CheckShapes(spec, 2));
   if (spec.op == "Mod") GE_RETURN_IF_ERROR(CheckMod(spec));
+  if (spec.op == "BitShift") GE_RETURN_IF_ERROR(CheckShift(spec));
   return found->make;
 }
 
@@ -451,9 +511,13 @@ void RegisterBinaryKernels(KernelRegistry& r) {
   RegisterBinary(r, "Add", Arithmetic<AddOp>());
   RegisterBinary(r, "Sub", Arithmetic<SubOp>());
   RegisterBinary(r, "Mul", Arithmetic<MulOp>());
-  RegisterBinary(r, "Div", DivImpls());
+  RegisterBinary(r, "Div", Arithmetic<DivOp>());
   RegisterBinary(r, "Pow", PowImpls());
   RegisterBinary(r, "Mod", ModImpls());
+  RegisterBinary(r, "BitShift", SameTyped(kUnsigned, []<typename T>
+                                                           requires std::is_unsigned_v<T>
+                                                         () { return MakeShift<T>; }));
+  RegisterBinary(r, "PRelu", SameTyped({D::kFloat32, D::kFloat64}, []<typename T>() { return Make<T, T, T, PReluOp>; }));
   RegisterBinary(r, "Equal", Comparison<EqualOp>(true));
   RegisterBinary(r, "Less", Comparison<LessOp>(false));
   RegisterBinary(r, "Greater", Comparison<GreaterOp>(false));

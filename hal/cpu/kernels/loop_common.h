@@ -202,6 +202,14 @@ struct Bits<8> {
   using T = uint64_t;
 };
 
+// Unsupported unless t's elements are 1, 2, 4 or 8 bytes: the dtypes
+// DispatchBySize below moves.
+inline Status CheckMovable(const KernelSpec& spec, const TensorInfo& t, const char* what) {
+  const size_t size = DataTypeSize(t.dtype);
+  if (size == 1 || size == 2 || size == 4 || size == 8) return Status::Ok();
+  return NotSupported(spec, std::string(what) + " dtype " + DataTypeName(t.dtype) + " is not supported");
+}
+
 // Calls f.template operator()<U>() with U the unsigned type of elem_size
 // bytes; false when the size is not 1, 2, 4 or 8.
 template <typename F>

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cpu_kernels.h"
+#include "ge_base/bfloat16.h"
 #include "ge_base/float16.h"
 #include "kernels/loop_broadcast.h"
 #include "kernels/loop_convert.h"
@@ -284,13 +285,41 @@ DataType FromOnnxType(int64_t t) {
   }
 }
 
+// The two 16-bit float formats, which cast through float32: float16 rounds
+// to nearest even with overflow to infinity (so float64 -> float16 rounds
+// twice, which can differ from a direct rounding by one half ulp); bfloat16
+// rounds to nearest even, or truncates for models before opset 19, whose
+// reference Cast truncated (ge_base/bfloat16.h).
+struct HalfFormat {
+  static float Load(uint16_t v) { return HalfToFloat(v); }
+  static uint16_t Store(float f, bool) { return FloatToHalf(f); }
+};
+struct BFloat16Format {
+  static float Load(uint16_t v) { return BFloat16ToFloat(v); }
+  static uint16_t Store(float f, bool truncate) { return FloatToBFloat16(f, truncate); }
+};
+template <typename T>
+concept Float16Format = std::is_same_v<T, HalfFormat> || std::is_same_v<T, BFloat16Format>;
+template <typename T>
+using Storage = std::conditional_t<Float16Format<T>, uint16_t, T>;
+
 template <typename From, typename To>
-Result<KernelPtr> CastKernel(int64_t n) {
-  return MakeKernel([n](const void* const* in, void* const* out) {
-    const From* x = static_cast<const From*>(in[0]);
-    To* y = static_cast<To*>(out[0]);
+Result<KernelPtr> CastKernel(int64_t n, bool truncate) {
+  return MakeKernel([n, truncate](const void* const* in, void* const* out) {
+    const auto* x = static_cast<const Storage<From>*>(in[0]);
+    auto* y = static_cast<Storage<To>*>(out[0]);
     ParallelFor(n, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) y[i] = Convert<To>(x[i]);
+      for (int64_t i = b; i < e; ++i) {
+        if constexpr (Float16Format<From> || Float16Format<To>) {
+          float f;
+          if constexpr (Float16Format<From>) f = From::Load(x[i]);
+          else f = Convert<float>(x[i]);
+          if constexpr (Float16Format<To>) y[i] = To::Store(f, truncate);
+          else y[i] = Convert<To>(f);
+        } else {
+          y[i] = Convert<To>(x[i]);
+        }
+      }
     });
     return Status::Ok();
   });
@@ -300,34 +329,23 @@ bool CastHandles(DataType t) {
   return DispatchNumeric(t, []<typename T>() {});
 }
 
-// float16 goes through float32 (round to nearest even, overflow to
-// infinity): to and from every numeric type, so float64 -> float16 rounds
-// twice, which can differ from a direct rounding by one half ulp.
-template <typename T>
-Result<KernelPtr> FromHalfKernel(int64_t n) {
-  return MakeKernel([n](const void* const* in, void* const* out) {
-    const uint16_t* x = static_cast<const uint16_t*>(in[0]);
-    T* y = static_cast<T*>(out[0]);
-    ParallelFor(n, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) y[i] = Convert<T>(HalfToFloat(x[i]));
-    });
-    return Status::Ok();
-  });
-}
-
+// DispatchNumeric plus the 16-bit float formats.
 template <typename F>
-Result<KernelPtr> ToHalfKernel(int64_t n) {
-  return MakeKernel([n](const void* const* in, void* const* out) {
-    const F* x = static_cast<const F*>(in[0]);
-    uint16_t* y = static_cast<uint16_t*>(out[0]);
-    ParallelFor(n, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) y[i] = FloatToHalf(Convert<float>(x[i]));
-    });
-    return Status::Ok();
-  });
+bool DispatchCastType(DataType dt, F&& f) {
+  if (dt == D::kFloat16) {
+    f.template operator()<HalfFormat>();
+    return true;
+  }
+  if (dt == D::kBFloat16) {
+    f.template operator()<BFloat16Format>();
+    return true;
+  }
+  return DispatchNumeric(dt, f);
 }
 
-bool CastHandlesOrHalf(DataType t) { return t == D::kFloat16 || CastHandles(t); }
+bool CastTakes(DataType t) {
+  return DispatchCastType(t, []<typename T>() {});
+}
 
 Status CheckCast(const KernelSpec& spec) {
   const bool like = spec.op == "CastLike";
@@ -343,9 +361,9 @@ Status CheckCast(const KernelSpec& spec) {
       return NotSupported(spec,
                           "attribute to=" + std::to_string(spec.attrs.GetInt("to", 0)) + " is not a supported type");
   }
-  if (!CastHandlesOrHalf(x.dtype))
+  if (!CastTakes(x.dtype))
     return NotSupported(spec, std::string("input dtype ") + DataTypeName(x.dtype) + " is not supported");
-  if (!CastHandlesOrHalf(to))
+  if (!CastTakes(to))
     return NotSupported(spec, std::string("target dtype ") + DataTypeName(to) + " is not supported");
   if (y.dtype != to)
     return Bad(spec,
@@ -358,13 +376,12 @@ Result<KernelPtr> CreateCast(const KernelSpec& spec) {
   const DataType from = spec.inputs[0].dtype, to = spec.outputs[0].dtype;
   const int64_t n = spec.inputs[0].NumElements();
   if (from == to) return CopyKernel(spec.inputs[0].Bytes());
+  const int64_t opset = spec.attrs.GetInt("_opset", -1);
+  const bool truncate = opset >= 0 && opset < 19;
   Result<KernelPtr> k = Internal("unreachable");
-  if (from == D::kFloat16)
-    DispatchNumeric(to, [&]<typename T>() { k = FromHalfKernel<T>(n); });
-  else if (to == D::kFloat16)
-    DispatchNumeric(from, [&]<typename F>() { k = ToHalfKernel<F>(n); });
-  else
-    DispatchNumeric(from, [&]<typename F>() { DispatchNumeric(to, [&]<typename T>() { k = CastKernel<F, T>(n); }); });
+  DispatchCastType(from, [&]<typename F>() {
+    DispatchCastType(to, [&]<typename T>() { k = CastKernel<F, T>(n, truncate); });
+  });
   return k;
 }
 

@@ -1,4 +1,5 @@
-// ONNX Softmax and LogSoftmax on oneDNN softmax (v2).
+// ONNX Softmax and LogSoftmax on oneDNN softmax (v2), and Hardmax (1 at
+// the first maximum, 0 elsewhere) as a plain loop over the same view.
 //
 // Opset >= 13 normalizes over one axis (default -1); opset < 13 flattens the
 // input to 2-D at axis (default 1) and normalizes each row. The compiler
@@ -7,6 +8,7 @@
 // the same data in the same row-major order.
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "kernels/loop_common.h"
 
 namespace ge::hal {
 namespace {
@@ -89,11 +91,35 @@ Result<std::unique_ptr<Kernel>> CreateSoftmax(const KernelSpec& spec) {
   });
 }
 
+// Per (outer, inner) position the first index of the largest value along n
+// gets 1; ties go to the lowest index, as numpy's argmax. NaN never wins.
+Result<std::unique_ptr<Kernel>> CreateHardmax(const KernelSpec& spec) {
+  GE_ASSIGN_OR_RETURN(SoftmaxView v, PlanSoftmax(spec));
+  return loop::MakeKernel([v](const void* const* in, void* const* out) {
+    const float* x = static_cast<const float*>(in[0]);
+    float* y = static_cast<float*>(out[0]);
+    std::fill(y, y + v.outer * v.n * v.inner, 0.0f);
+    if (v.n == 0) return Status::Ok();
+    for (int64_t o = 0; o < v.outer; ++o) {
+      const float* xo = x + o * v.n * v.inner;
+      for (int64_t i = 0; i < v.inner; ++i) {
+        int64_t best = 0;
+        for (int64_t k = 1; k < v.n; ++k)
+          if (xo[k * v.inner + i] > xo[best * v.inner + i] || xo[best * v.inner + i] != xo[best * v.inner + i])
+            best = k;
+        y[(o * v.n + best) * v.inner + i] = 1.0f;
+      }
+    }
+    return Status::Ok();
+  });
+}
+
 }  // namespace
 
 void RegisterSoftmaxKernels(KernelRegistry& r) {
   r.Register("Softmax", SupportsSoftmax, CreateSoftmax);
   r.Register("LogSoftmax", SupportsSoftmax, CreateSoftmax);
+  r.Register("Hardmax", [](const KernelSpec& spec) { return PlanSoftmax(spec).status(); }, CreateHardmax);
 }
 
 }  // namespace ge::hal

@@ -10,6 +10,7 @@
 #include "cpu_kernels.h"
 #include "kernels/loop_broadcast.h"
 #include "kernels/loop_convert.h"
+#include "kernels/loop_half.h"
 
 namespace ge::hal {
 namespace {
@@ -86,12 +87,13 @@ Result<KernelPtr> MakeVariadic(const KernelSpec& spec, bool mean) {
 }
 
 // Sum and Mean: float, plus the integers TF's AddN uses for Sum; Max and
-// Min: every numeric type.
+// Min: every numeric type and f16 (they pick an operand, so f32 compares
+// give the f16 answer).
 std::vector<DataType> DtypesOf(const std::string& op) {
   if (op == "Mean") return {D::kFloat32, D::kFloat64};
   if (op == "Sum") return {D::kFloat32, D::kFloat64, D::kInt64, D::kInt32};
-  return {D::kFloat32, D::kFloat64, D::kInt8, D::kInt16, D::kInt32, D::kInt64,
-          D::kUInt8,   D::kUInt16,  D::kUInt32, D::kUInt64};
+  return {D::kFloat32, D::kFloat64, D::kFloat16, D::kInt8,   D::kInt16,
+          D::kInt32,   D::kInt64,   D::kUInt8,   D::kUInt16, D::kUInt32, D::kUInt64};
 }
 
 Status PlanVariadic(const KernelSpec& spec) {
@@ -121,6 +123,7 @@ Status PlanVariadic(const KernelSpec& spec) {
 
 template <typename Op>
 Result<KernelPtr> Dispatch(const KernelSpec& spec, bool mean) {
+  if (spec.inputs[0].dtype == D::kFloat16) return MakeVariadic<OnHalf<Op>, uint16_t>(spec, false);
   Result<KernelPtr> k = Internal("unreachable");
   DispatchNumeric(spec.inputs[0].dtype, [&]<typename T>() {
     if constexpr (!std::is_same_v<T, bool>) k = MakeVariadic<Op, T>(spec, mean);

@@ -103,3 +103,16 @@ TEST(BinaryOps, WhereBroadcastsThreeWays) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+TEST(BinaryOps, PReluSlopeBroadcastsOneWay) {
+  EXPECT_EQ(Binary("PRelu", F32({2, 3, 4}), F32({3, 1})), "f32[2,3,4]");
+  OpGraph g("PRelu");
+  g.In(F32({3})).In(F32({2, 3}));
+  EXPECT_TRUE(FailsWith(g, {"does not broadcast to x"}));
+}
+
+}  // namespace
+}  // namespace ge::test

@@ -25,6 +25,11 @@ const char* TensorFileExtension(TensorFileFormat format);
 // was expected ("x.bin: 100 bytes, expected 3072 bytes (f32[1,3,16,16])").
 Result<std::vector<uint8_t>> ReadTensorFile(const std::string& path, const TensorDesc& desc);
 
+// Whether a typed file (.npy, ONNX TensorProto) of dtype `file` may feed a
+// tensor of dtype `want`: the same dtype, or u16 bits for bf16, which numpy
+// and ONNX's test data have no type for (WriteNpy writes bf16 so too).
+bool FileDtypeFits(DataType file, DataType want);
+
 // The values as text: one line per row of the last dimension (a scalar or a
 // 1-D tensor is one line), values separated by one space; floating point in
 // the shortest form that reads back to the same float (%.9g, %.17g for f64),
