@@ -28,6 +28,8 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterCompressKernels(r);
   RegisterLayoutKernels(r);
   RegisterAippKernels(r);
+  RegisterScatterKernels(r);
+  RegisterGatherNdKernels(r);
 }
 
 }  // namespace ge::hal

@@ -36,5 +36,7 @@ void RegisterNmsKernels(KernelRegistry& r);         // NonMaxSuppression
 void RegisterUniqueKernels(KernelRegistry& r);      // Unique
 void RegisterCompressKernels(KernelRegistry& r);    // Compress
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
+void RegisterScatterKernels(KernelRegistry& r);     // ScatterElements, Scatter, ScatterND
+void RegisterGatherNdKernels(KernelRegistry& r);    // GatherND
 
 }  // namespace ge::hal

@@ -24,6 +24,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterRnnOps(r);
   RegisterFusedOps(r);
   RegisterAippOps(r);
+  RegisterScatterOps(r);
 }
 
 }  // namespace ge

@@ -51,5 +51,6 @@ void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, Softma
 void RegisterRnnOps(OpRegistry& r);         // LSTM, GRU, RNN
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
+void RegisterScatterOps(OpRegistry& r);     // ScatterElements, Scatter, ScatterND, GatherND
 
 }  // namespace ge
