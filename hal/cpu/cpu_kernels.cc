@@ -30,6 +30,9 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterAippKernels(r);
   RegisterScatterKernels(r);
   RegisterGatherNdKernels(r);
+  RegisterQuantKernels(r);
+  RegisterIntegerMatMulKernels(r);
+  RegisterIntegerConvKernels(r);
 }
 
 }  // namespace ge::hal

@@ -38,5 +38,8 @@ void RegisterCompressKernels(KernelRegistry& r);    // Compress
 void RegisterAippKernels(KernelRegistry& r);        // Aipp (ATC's image preprocessing)
 void RegisterScatterKernels(KernelRegistry& r);     // ScatterElements, Scatter, ScatterND
 void RegisterGatherNdKernels(KernelRegistry& r);    // GatherND
+void RegisterQuantKernels(KernelRegistry& r);       // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
+void RegisterIntegerMatMulKernels(KernelRegistry& r);  // MatMulInteger, QLinearMatMul
+void RegisterIntegerConvKernels(KernelRegistry& r);    // ConvInteger, QLinearConv
 
 }  // namespace ge::hal

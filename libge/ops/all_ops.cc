@@ -25,6 +25,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterFusedOps(r);
   RegisterAippOps(r);
   RegisterScatterOps(r);
+  RegisterQuantOps(r);
 }
 
 }  // namespace ge
