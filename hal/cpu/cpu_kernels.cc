@@ -33,6 +33,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterQuantKernels(r);
   RegisterIntegerMatMulKernels(r);
   RegisterIntegerConvKernels(r);
+  RegisterEinsumKernels(r);
 }
 
 }  // namespace ge::hal

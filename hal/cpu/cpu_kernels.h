@@ -41,5 +41,6 @@ void RegisterGatherNdKernels(KernelRegistry& r);    // GatherND
 void RegisterQuantKernels(KernelRegistry& r);       // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
 void RegisterIntegerMatMulKernels(KernelRegistry& r);  // MatMulInteger, QLinearMatMul
 void RegisterIntegerConvKernels(KernelRegistry& r);    // ConvInteger, QLinearConv
+void RegisterEinsumKernels(KernelRegistry& r);      // Einsum
 
 }  // namespace ge::hal

@@ -26,6 +26,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterAippOps(r);
   RegisterScatterOps(r);
   RegisterQuantOps(r);
+  RegisterEinsumOps(r);
 }
 
 }  // namespace ge

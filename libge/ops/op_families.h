@@ -53,5 +53,6 @@ void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own o
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
 void RegisterScatterOps(OpRegistry& r);     // ScatterElements, Scatter, ScatterND, GatherND
 void RegisterQuantOps(OpRegistry& r);       // (De)QuantizeLinear, DynamicQuantizeLinear, QLinear*, *Integer
+void RegisterEinsumOps(OpRegistry& r);      // Einsum
 
 }  // namespace ge
