@@ -34,6 +34,9 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterIntegerMatMulKernels(r);
   RegisterIntegerConvKernels(r);
   RegisterEinsumKernels(r);
+  RegisterGridSampleKernels(r);
+  RegisterRoiAlignKernels(r);
+  RegisterDetKernels(r);
 }
 
 }  // namespace ge::hal

@@ -42,5 +42,8 @@ void RegisterQuantKernels(KernelRegistry& r);       // QuantizeLinear, Dequantiz
 void RegisterIntegerMatMulKernels(KernelRegistry& r);  // MatMulInteger, QLinearMatMul
 void RegisterIntegerConvKernels(KernelRegistry& r);    // ConvInteger, QLinearConv
 void RegisterEinsumKernels(KernelRegistry& r);      // Einsum
+void RegisterGridSampleKernels(KernelRegistry& r);  // GridSample
+void RegisterRoiAlignKernels(KernelRegistry& r);    // RoiAlign
+void RegisterDetKernels(KernelRegistry& r);         // Det
 
 }  // namespace ge::hal

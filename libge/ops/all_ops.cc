@@ -27,6 +27,8 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterScatterOps(r);
   RegisterQuantOps(r);
   RegisterEinsumOps(r);
+  RegisterSampleOps(r);
+  RegisterLinalgOps(r);
 }
 
 }  // namespace ge

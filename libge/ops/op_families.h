@@ -54,5 +54,7 @@ void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
 void RegisterScatterOps(OpRegistry& r);     // ScatterElements, Scatter, ScatterND, GatherND
 void RegisterQuantOps(OpRegistry& r);       // (De)QuantizeLinear, DynamicQuantizeLinear, QLinear*, *Integer
 void RegisterEinsumOps(OpRegistry& r);      // Einsum
+void RegisterSampleOps(OpRegistry& r);      // GridSample, RoiAlign
+void RegisterLinalgOps(OpRegistry& r);      // Det
 
 }  // namespace ge
