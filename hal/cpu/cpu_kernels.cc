@@ -37,6 +37,8 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterGridSampleKernels(r);
   RegisterRoiAlignKernels(r);
   RegisterDetKernels(r);
+  RegisterWindowKernels(r);
+  RegisterDftKernels(r);
 }
 
 }  // namespace ge::hal

@@ -45,5 +45,7 @@ void RegisterEinsumKernels(KernelRegistry& r);      // Einsum
 void RegisterGridSampleKernels(KernelRegistry& r);  // GridSample
 void RegisterRoiAlignKernels(KernelRegistry& r);    // RoiAlign
 void RegisterDetKernels(KernelRegistry& r);         // Det
+void RegisterWindowKernels(KernelRegistry& r);      // HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix
+void RegisterDftKernels(KernelRegistry& r);         // DFT, STFT
 
 }  // namespace ge::hal

@@ -29,6 +29,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterEinsumOps(r);
   RegisterSampleOps(r);
   RegisterLinalgOps(r);
+  RegisterSignalOps(r);
 }
 
 }  // namespace ge

@@ -56,5 +56,6 @@ void RegisterQuantOps(OpRegistry& r);       // (De)QuantizeLinear, DynamicQuanti
 void RegisterEinsumOps(OpRegistry& r);      // Einsum
 void RegisterSampleOps(OpRegistry& r);      // GridSample, RoiAlign
 void RegisterLinalgOps(OpRegistry& r);      // Det
+void RegisterSignalOps(OpRegistry& r);      // Hann/Hamming/BlackmanWindow, DFT, STFT, MelWeightMatrix
 
 }  // namespace ge
