@@ -39,6 +39,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterDetKernels(r);
   RegisterWindowKernels(r);
   RegisterDftKernels(r);
+  RegisterUnpoolKernels(r);
 }
 
 }  // namespace ge::hal

@@ -47,5 +47,6 @@ void RegisterRoiAlignKernels(KernelRegistry& r);    // RoiAlign
 void RegisterDetKernels(KernelRegistry& r);         // Det
 void RegisterWindowKernels(KernelRegistry& r);      // HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix
 void RegisterDftKernels(KernelRegistry& r);         // DFT, STFT
+void RegisterUnpoolKernels(KernelRegistry& r);      // MaxUnpool
 
 }  // namespace ge::hal

@@ -30,6 +30,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterSampleOps(r);
   RegisterLinalgOps(r);
   RegisterSignalOps(r);
+  RegisterUnpoolOps(r);
 }
 
 }  // namespace ge

@@ -57,5 +57,6 @@ void RegisterEinsumOps(OpRegistry& r);      // Einsum
 void RegisterSampleOps(OpRegistry& r);      // GridSample, RoiAlign
 void RegisterLinalgOps(OpRegistry& r);      // Det
 void RegisterSignalOps(OpRegistry& r);      // Hann/Hamming/BlackmanWindow, DFT, STFT, MelWeightMatrix
+void RegisterUnpoolOps(OpRegistry& r);      // MaxUnpool
 
 }  // namespace ge

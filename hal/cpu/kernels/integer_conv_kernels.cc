@@ -12,6 +12,7 @@
 #include "kernels/dnnl_context.h"
 #include "kernels/loop_common.h"
 #include "kernels/quant_util.h"
+#include "kernels/window3.h"
 
 namespace ge::hal {
 namespace {
@@ -24,8 +25,7 @@ struct IntConvPlan {
   size_t x = 0, x_zp = 0, w = 1, w_zp = 0, bias = 0;  // input positions (0 for zp/bias: none)
   bool requantize = false;
   int64_t n = 0, c = 0, m = 0, group = 1;
-  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1};
-  int64_t stride[3] = {1, 1, 1}, dil[3] = {1, 1, 1}, pad[3] = {0, 0, 0};
+  Window3 win;
   D x_type = D::kUInt8, w_type = D::kUInt8, y_type = D::kInt32;
 };
 
@@ -58,11 +58,7 @@ Result<IntConvPlan> PlanIntConv(const KernelSpec& spec) {
     return Bad(spec, "kernel_shape disagrees with the weights " + DimsStr(w.dims));
   auto win = dnnl_util::ComputeWindow(spec.attrs, in_sp, kernel, false);
   if (!win.ok()) return Bad(spec, win.status().message());
-  const size_t sp = rank - 2, off = 3 - sp;  // spatial axes right-aligned into [d, h, w]
-  for (size_t i = 0; i < sp; ++i) {
-    p.in[off + i] = in_sp[i], p.out[off + i] = win->out[i], p.k[off + i] = kernel[i];
-    p.stride[off + i] = win->strides[i], p.dil[off + i] = win->dilations[i], p.pad[off + i] = win->pad_begin[i];
-  }
+  p.win = Window3(*win, in_sp);
   Dims want = {p.n, p.m};
   want.insert(want.end(), win->out.begin(), win->out.end());
   GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, want));
@@ -102,15 +98,16 @@ class IntConvKernel final : public Kernel {
       w_[i] = quant::QuantAt(in[p_.w], p_.w_type, i) -
               (w_zps_ ? quant::QuantAt(in[p_.w_zp], p_.w_type, quant::ParamAt(w_zps_, i / per_m)) : 0);
     const int64_t cg = p_.c / p_.group, mg = p_.m / p_.group;
-    const int64_t plane = p_.in[0] * p_.in[1] * p_.in[2];
+    const Window3& win = p_.win;
+    const int64_t plane = win.plane();
     int64_t o = 0;
     for (int64_t b = 0; b < p_.n; ++b)
       for (int64_t m = 0; m < p_.m; ++m) {
         const int32_t* xg = x_.data() + (b * p_.c + (m / mg) * cg) * plane;
         const int32_t* wm = w_.data() + m * per_m;
-        for (int64_t od = 0; od < p_.out[0]; ++od)
-          for (int64_t oh = 0; oh < p_.out[1]; ++oh)
-            for (int64_t ow = 0; ow < p_.out[2]; ++ow, ++o)
+        for (int64_t od = 0; od < win.out[0]; ++od)
+          for (int64_t oh = 0; oh < win.out[1]; ++oh)
+            for (int64_t ow = 0; ow < win.out[2]; ++ow, ++o)
               Store(in, out[0], o, m, WindowSum(xg, wm, cg, plane, od, oh, ow));
       }
     return Status::Ok();
@@ -120,22 +117,13 @@ class IntConvKernel final : public Kernel {
   // The sum over one window of every input channel of the group.
   int32_t WindowSum(const int32_t* xg, const int32_t* wm, int64_t cg, int64_t plane, int64_t od, int64_t oh,
                     int64_t ow) const {
+    const Window3& win = p_.win;
+    const int64_t kvol = win.kernel_volume();
     int32_t acc = 0;
-    const int64_t kvol = p_.k[0] * p_.k[1] * p_.k[2];
-    for (int64_t kd = 0; kd < p_.k[0]; ++kd) {
-      const int64_t id = od * p_.stride[0] - p_.pad[0] + kd * p_.dil[0];
-      if (id < 0 || id >= p_.in[0]) continue;
-      for (int64_t kh = 0; kh < p_.k[1]; ++kh) {
-        const int64_t ih = oh * p_.stride[1] - p_.pad[1] + kh * p_.dil[1];
-        if (ih < 0 || ih >= p_.in[1]) continue;
-        for (int64_t kw = 0; kw < p_.k[2]; ++kw) {
-          const int64_t iw = ow * p_.stride[2] - p_.pad[2] + kw * p_.dil[2];
-          if (iw < 0 || iw >= p_.in[2]) continue;
-          const int64_t xi = (id * p_.in[1] + ih) * p_.in[2] + iw, wi = (kd * p_.k[1] + kh) * p_.k[2] + kw;
-          for (int64_t c = 0; c < cg; ++c) acc += xg[c * plane + xi] * wm[c * kvol + wi];
-        }
-      }
-    }
+    win.ForEachTap(od, oh, ow, [&](int64_t id, int64_t ih, int64_t iw, int64_t tap) {
+      const int64_t xi = (id * win.in[1] + ih) * win.in[2] + iw;
+      for (int64_t c = 0; c < cg; ++c) acc += xg[c * plane + xi] * wm[c * kvol + tap];
+    });
     return acc;
   }
 

@@ -62,3 +62,24 @@ TEST(SignalOps, ShapesFromValues) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+TEST(MaxUnpool, OutputShape) {
+  OpGraph g("MaxUnpool");
+  g.In(F32({1, 1, 2, 2})).In(I64({1, 1, 2, 2})).Ints("kernel_shape", {2, 2}).Ints("strides", {2, 2});
+  EXPECT_EQ(InferOut(g), "f32[1,1,4,4]");
+  OpGraph given("MaxUnpool");
+  given.In(F32({1, 1, 2, 2})).In(I64({1, 1, 2, 2})).Const(I64s({1, 1, 5, 5})).Ints("kernel_shape", {2, 2});
+  EXPECT_EQ(InferOut(given), "f32[1,1,5,5]");
+  OpGraph dyn("MaxUnpool");
+  dyn.In(F32({1, 1, 2, 2})).In(I64({1, 1, 2, 2})).In(I64({4})).Ints("kernel_shape", {2, 2});
+  EXPECT_EQ(InferOut(dyn), "f32[?,?,?,?]");
+  OpGraph bad("MaxUnpool", 1, "mu");
+  bad.In(F32({1, 1, 2, 2})).In(I64({1, 1, 2, 1})).Ints("kernel_shape", {2, 2});
+  EXPECT_TRUE(FailsWith(bad, {"node mu (MaxUnpool)", "must have X's shape"}));
+}
+
+}  // namespace
+}  // namespace ge::test
