@@ -32,6 +32,18 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterDepthSpaceKernels(r);
   RegisterLocalNormKernels(r);
   RegisterReverseSequenceKernels(r);
+  RegisterScatterKernels(r);
+  RegisterGatherNdKernels(r);
+  RegisterQuantKernels(r);
+  RegisterIntegerMatMulKernels(r);
+  RegisterIntegerConvKernels(r);
+  RegisterEinsumKernels(r);
+  RegisterGridSampleKernels(r);
+  RegisterRoiAlignKernels(r);
+  RegisterDetKernels(r);
+  RegisterWindowKernels(r);
+  RegisterDftKernels(r);
+  RegisterUnpoolKernels(r);
 }
 
 }  // namespace ge::hal

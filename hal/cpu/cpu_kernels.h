@@ -40,5 +40,17 @@ void RegisterGenerateKernels(KernelRegistry& r);    // EyeLike, OneHot
 void RegisterDepthSpaceKernels(KernelRegistry& r);  // DepthToSpace, SpaceToDepth
 void RegisterLocalNormKernels(KernelRegistry& r);   // LRN, MeanVarianceNormalization
 void RegisterReverseSequenceKernels(KernelRegistry& r);  // ReverseSequence
+void RegisterScatterKernels(KernelRegistry& r);     // ScatterElements, Scatter, ScatterND
+void RegisterGatherNdKernels(KernelRegistry& r);    // GatherND
+void RegisterQuantKernels(KernelRegistry& r);       // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
+void RegisterIntegerMatMulKernels(KernelRegistry& r);  // MatMulInteger, QLinearMatMul
+void RegisterIntegerConvKernels(KernelRegistry& r);    // ConvInteger, QLinearConv
+void RegisterEinsumKernels(KernelRegistry& r);      // Einsum
+void RegisterGridSampleKernels(KernelRegistry& r);  // GridSample
+void RegisterRoiAlignKernels(KernelRegistry& r);    // RoiAlign
+void RegisterDetKernels(KernelRegistry& r);         // Det
+void RegisterWindowKernels(KernelRegistry& r);      // HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix
+void RegisterDftKernels(KernelRegistry& r);         // DFT, STFT
+void RegisterUnpoolKernels(KernelRegistry& r);      // MaxUnpool
 
 }  // namespace ge::hal

@@ -29,6 +29,13 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterDepthSpaceOps(r);
   RegisterLocalNormOps(r);
   RegisterReverseSequenceOps(r);
+  RegisterScatterOps(r);
+  RegisterQuantOps(r);
+  RegisterEinsumOps(r);
+  RegisterSampleOps(r);
+  RegisterLinalgOps(r);
+  RegisterSignalOps(r);
+  RegisterUnpoolOps(r);
 }
 
 }  // namespace ge

@@ -56,5 +56,12 @@ void RegisterGenerateOps(OpRegistry& r);    // EyeLike, OneHot
 void RegisterDepthSpaceOps(OpRegistry& r);  // DepthToSpace, SpaceToDepth
 void RegisterLocalNormOps(OpRegistry& r);   // LRN, MeanVarianceNormalization
 void RegisterReverseSequenceOps(OpRegistry& r);  // ReverseSequence
+void RegisterScatterOps(OpRegistry& r);     // ScatterElements, Scatter, ScatterND, GatherND
+void RegisterQuantOps(OpRegistry& r);       // (De)QuantizeLinear, DynamicQuantizeLinear, QLinear*, *Integer
+void RegisterEinsumOps(OpRegistry& r);      // Einsum
+void RegisterSampleOps(OpRegistry& r);      // GridSample, RoiAlign
+void RegisterLinalgOps(OpRegistry& r);      // Det
+void RegisterSignalOps(OpRegistry& r);      // Hann/Hamming/BlackmanWindow, DFT, STFT, MelWeightMatrix
+void RegisterUnpoolOps(OpRegistry& r);      // MaxUnpool
 
 }  // namespace ge

@@ -2,6 +2,7 @@
 // or C x M/group x kernel... (ConvTranspose), optional bias B of M.
 #include "infer_util.h"
 #include "op_families.h"
+#include "shared_shapes.h"
 
 namespace ge {
 namespace {
@@ -17,9 +18,9 @@ struct ConvOperands {
 
 // Reads and cross-checks X, W, kernel_shape and group; nullopt when neither
 // rank is known (the output is then of unknown rank too).
-Result<std::optional<ConvOperands>> ReadConv(InferContext& ctx) {
-  const TensorDesc& x = ctx.input(0);
-  const TensorDesc& w = ctx.input(1);
+Result<std::optional<ConvOperands>> ReadConv(InferContext& ctx, size_t ix = 0, size_t iw = 1) {
+  const TensorDesc& x = ctx.input(ix);
+  const TensorDesc& w = ctx.input(iw);
   if (x.unknown_rank() && w.unknown_rank()) return std::optional<ConvOperands>{};
   const int64_t rank = x.unknown_rank() ? w.rank() : x.rank();
   if (rank < 3)
@@ -57,23 +58,12 @@ Status CheckBias(InferContext& ctx, int64_t channels) {
 
 Status InferConv(InferContext& ctx) {
   GE_ASSIGN_OR_RETURN(DataType t, infer::CommonDtype(ctx, {0, 1, 2}));
-  GE_ASSIGN_OR_RETURN(auto conv, ReadConv(ctx));
-  if (!conv) {
-    infer::SetOutput(ctx, 0, t, infer::UnknownRank());
+  GE_ASSIGN_OR_RETURN(Dims out, infer::ConvOutDims(ctx, 0, 1));
+  if (infer::IsUnknownRank(out)) {
+    infer::SetOutput(ctx, 0, t, std::move(out));
     return Status::Ok();
   }
-  const int64_t c = conv->x[1], wc = conv->w[1], m = conv->w[0], g = conv->group;
-  if (c >= 0 && wc >= 0 && c != wc * g)
-    return ctx.Error("input has " + std::to_string(c) + " channels, but weights " + DimsToString(conv->w) +
-                     " with group " + std::to_string(g) + " expect " + std::to_string(wc * g));
-  if (m >= 0 && m % g != 0)
-    return ctx.Error(std::to_string(m) + " output channels do not divide into group " + std::to_string(g));
-  GE_RETURN_IF_ERROR(CheckBias(ctx, m));
-  Dims out = {conv->x[0], m};
-  for (size_t i = 0; i < conv->spatial; ++i) {
-    GE_ASSIGN_OR_RETURN(int64_t d, infer::WindowOutDim(ctx, conv->window, i, conv->x[i + 2]));
-    out.push_back(d);
-  }
+  GE_RETURN_IF_ERROR(CheckBias(ctx, out[1]));
   if (ctx.num_inputs() == 4) {
     // oneDNN's sum post-op adds the residual in place of the result.
     if (ctx.node().GetInt("fused_sum") == 0)
@@ -122,6 +112,23 @@ Status InferConvTranspose(InferContext& ctx) {
 }
 
 }  // namespace
+
+Result<Dims> infer::ConvOutDims(InferContext& ctx, size_t ix, size_t iw) {
+  GE_ASSIGN_OR_RETURN(auto conv, ReadConv(ctx, ix, iw));
+  if (!conv) return UnknownRank();
+  const int64_t c = conv->x[1], wc = conv->w[1], m = conv->w[0], g = conv->group;
+  if (c >= 0 && wc >= 0 && c != wc * g)
+    return ctx.Error("input has " + std::to_string(c) + " channels, but weights " + DimsToString(conv->w) +
+                     " with group " + std::to_string(g) + " expect " + std::to_string(wc * g));
+  if (m >= 0 && m % g != 0)
+    return ctx.Error(std::to_string(m) + " output channels do not divide into group " + std::to_string(g));
+  Dims out = {conv->x[0], m};
+  for (size_t i = 0; i < conv->spatial; ++i) {
+    GE_ASSIGN_OR_RETURN(int64_t d, WindowOutDim(ctx, conv->window, i, conv->x[i + 2]));
+    out.push_back(d);
+  }
+  return out;
+}
 
 void RegisterConvOps(OpRegistry& r) {
   const std::map<std::string, AttrValue> defaults = {{"auto_pad", std::string("NOTSET")}, {"group", int64_t{1}}};

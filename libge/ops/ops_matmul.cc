@@ -2,6 +2,7 @@
 // (numpy semantics: 1-D operands promoted, batch dims broadcast).
 #include "infer_util.h"
 #include "op_families.h"
+#include "shared_shapes.h"
 
 namespace ge {
 namespace {
@@ -43,12 +44,17 @@ Status InferGemm(InferContext& ctx) {
 
 Status InferMatMul(InferContext& ctx) {
   GE_ASSIGN_OR_RETURN(DataType t, infer::CommonDtype(ctx, {0, 1}));
-  const TensorDesc& a = ctx.input(0);
-  const TensorDesc& b = ctx.input(1);
-  if (a.unknown_rank() || b.unknown_rank()) {
-    infer::SetOutput(ctx, 0, t, infer::UnknownRank());
-    return Status::Ok();
-  }
+  GE_ASSIGN_OR_RETURN(Dims out, infer::MatMulOutDims(ctx, 0, 1));
+  infer::SetOutput(ctx, 0, t, std::move(out));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Dims> infer::MatMulOutDims(InferContext& ctx, size_t ia, size_t ib) {
+  const TensorDesc& a = ctx.input(ia);
+  const TensorDesc& b = ctx.input(ib);
+  if (a.unknown_rank() || b.unknown_rank()) return UnknownRank();
   if (a.rank() == 0 || b.rank() == 0)
     return ctx.Error("operands must have rank >= 1, got " + a.ToString() + " and " + b.ToString());
   // A 1-D A is a row [1, K], a 1-D B a column [K, 1]; the added dim is dropped again.
@@ -59,14 +65,11 @@ Status InferMatMul(InferContext& ctx) {
   if (ka >= 0 && kb >= 0 && ka != kb)
     return ctx.Error("inner dims differ: " + a.ToString() + " has K=" + std::to_string(ka) + ", " + b.ToString() +
                      " has K=" + std::to_string(kb));
-  GE_ASSIGN_OR_RETURN(Dims out, infer::Broadcast(ctx, Dims(ad.begin(), ad.end() - 2), Dims(bd.begin(), bd.end() - 2)));
+  GE_ASSIGN_OR_RETURN(Dims out, Broadcast(ctx, Dims(ad.begin(), ad.end() - 2), Dims(bd.begin(), bd.end() - 2)));
   if (a.rank() != 1) out.push_back(ad[ad.size() - 2]);
   if (b.rank() != 1) out.push_back(bd.back());
-  infer::SetOutput(ctx, 0, t, std::move(out));
-  return Status::Ok();
+  return out;
 }
-
-}  // namespace
 
 void RegisterMatMulOps(OpRegistry& r) {
   r.Register(OpBuilder("Gemm")

@@ -349,17 +349,17 @@ std::string TwoUnsupportedOpsModel(const std::string& second_op) {
   relu->set_name("relu_ok");
   relu->add_input("x");
   relu->add_output("r");
-  onnx::NodeProto* det = g->add_node();
-  det->set_op_type("Det");
-  det->set_name("det_node");
-  det->add_input("r");
-  det->add_output("d");
+  onnx::NodeProto* first = g->add_node();  // ops ge does not support
+  first->set_op_type("RandomNormalLike");
+  first->set_name("random_node");
+  first->add_input("r");
+  first->add_output("d");
   onnx::NodeProto* second = g->add_node();
   second->set_op_type(second_op);
   second->set_name("second_node");
   second->add_input("r");
   second->add_output("s");
-  add_value(g->add_output(), "d", {});
+  add_value(g->add_output(), "d", {3, 3});
   add_value(g->add_output(), "s", second_op == "LpNormalization" ? std::vector<int64_t>{-1, 3} : std::vector<int64_t>{3, 3});
   std::string bytes;
   EXPECT_TRUE(m.SerializeToString(&bytes));
@@ -371,7 +371,7 @@ TEST_F(ToolsTest, AtcListsEveryUnsupportedNode) {
     SCOPED_TRACE(second);
     WriteFileBytes(Path("two.onnx"), TwoUnsupportedOpsModel(second));
     ToolResult r = Run("ge-atc", {"--model", Path("two.onnx"), "--framework", "5", "--output", Path("two")});
-    ExpectAtcFailsCleanly(r, {"det_node", "Det", "second_node", second});
+    ExpectAtcFailsCleanly(r, {"random_node", "RandomNormalLike", "second_node", second});
   }
 }
 

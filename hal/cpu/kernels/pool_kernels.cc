@@ -4,6 +4,7 @@
 // chain blocked through the pool.
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "kernels/max_pool_loop.h"
 
 namespace ge::hal {
 namespace {
@@ -146,7 +147,11 @@ Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
 
 void RegisterPoolKernels(KernelRegistry& r) {
   constexpr auto own = LayoutSupport::kOwn;
-  r.Register("MaxPool", Supports<PlanWindowPool>, Create<PlanWindowPool>, own);
+  // Indices and integer inputs take the plain loop (max_pool_loop_kernels.cc).
+  r.Register(
+      "MaxPool",
+      [](const KernelSpec& s) { return NeedsMaxPoolLoop(s) ? CheckMaxPoolLoop(s) : Supports<PlanWindowPool>(s); },
+      [](const KernelSpec& s) { return NeedsMaxPoolLoop(s) ? CreateMaxPoolLoop(s) : Create<PlanWindowPool>(s); }, own);
   r.Register("AveragePool", Supports<PlanWindowPool>, Create<PlanWindowPool>, own);
   r.Register("GlobalAveragePool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>, own);
   r.Register("GlobalMaxPool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>, own);

@@ -234,12 +234,17 @@ hal::KernelSpec MaxPoolSpec() {
 
 TEST(MaxPoolKernel, SupportAcceptsPlainSpec) { EXPECT_TRUE(Cpu().kernels().Supports(MaxPoolSpec()).ok()); }
 
-TEST(MaxPoolKernel, RejectsIndicesOutput) {
+// The Indices output takes the plain loop (max_pool_loop_kernels.cc), which
+// has no channel-blocked layouts.
+TEST(MaxPoolKernel, IndicesOutputOnPlainLayoutsOnly) {
   auto s = MaxPoolSpec();
   s.outputs.push_back({DataType::kInt64, {1, 1, 3, 3}});
+  EXPECT_TRUE(Cpu().kernels().Supports(s).ok());
+  s.inputs = {{DataType::kFloat32, {1, 16, 4, 4}, 16}};
+  s.outputs = {{DataType::kFloat32, {1, 16, 3, 3}, 16}, {DataType::kInt64, {1, 16, 3, 3}, 16}};
   auto st = Cpu().kernels().Supports(s);
   EXPECT_EQ(st.code(), StatusCode::kUnsupported);
-  EXPECT_NE(st.message().find("Indices"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("plain layouts only"), std::string::npos) << st.message();
 }
 
 TEST(MaxPoolKernel, RejectsF16) {

@@ -1,0 +1,81 @@
+// Sampling an image at computed positions: GridSample (X [N,C,H,W] at the
+// grid [N,Ho,Wo,2] of normalised (x, y): [N,C,Ho,Wo]) and RoiAlign (X at
+// rois [R,4] of batch batch_indices [R]: [R,C,output_height,output_width]).
+#include "infer_util.h"
+#include "op_families.h"
+
+namespace ge {
+namespace {
+
+using infer::Dims;
+
+Status CheckOneOf(InferContext& ctx, const char* attr, const std::string& def, std::initializer_list<const char*> ok) {
+  const std::string v = ctx.node().GetString(attr, def);
+  std::string names;
+  for (const char* o : ok) {
+    if (v == o) return Status::Ok();
+    names += names.empty() ? o : std::string(", ") + o;
+  }
+  return ctx.Error(std::string(attr) + " '" + v + "' is not one of " + names);
+}
+
+Status InferGridSample(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {0, 1}).status());
+  GE_RETURN_IF_ERROR(CheckOneOf(ctx, "mode", "bilinear", {"bilinear", "nearest", "bicubic"}));
+  GE_RETURN_IF_ERROR(CheckOneOf(ctx, "padding_mode", "zeros", {"zeros", "border", "reflection"}));
+  const TensorDesc &x = ctx.input(0), &grid = ctx.input(1);
+  if (!x.unknown_rank() && x.rank() != 4) return ctx.Error("X must be N x C x H x W, but is " + x.ToString());
+  if (!grid.unknown_rank() && (grid.rank() != 4 || (grid.dims[3] >= 0 && grid.dims[3] != 2)))
+    return ctx.Error("grid must be N x H_out x W_out x 2, but is " + grid.ToString());
+  Dims out = infer::UnknownDims(4);
+  if (!x.unknown_rank()) out[0] = x.dims[0], out[1] = x.dims[1];
+  if (!grid.unknown_rank()) {
+    if (out[0] >= 0 && grid.dims[0] >= 0 && out[0] != grid.dims[0])
+      return ctx.Error("X " + x.ToString() + " and grid " + grid.ToString() + " differ in N");
+    out[0] = out[0] >= 0 ? out[0] : grid.dims[0];
+    out[2] = grid.dims[1], out[3] = grid.dims[2];
+  }
+  infer::SetOutput(ctx, 0, x.dtype, std::move(out));
+  return Status::Ok();
+}
+
+Status InferRoiAlign(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {0, 1}).status());
+  GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 2, infer::IsIndex, "int64"));
+  GE_RETURN_IF_ERROR(CheckOneOf(ctx, "mode", "avg", {"avg", "max"}));
+  GE_RETURN_IF_ERROR(
+      CheckOneOf(ctx, "coordinate_transformation_mode", "half_pixel", {"half_pixel", "output_half_pixel"}));
+  const TensorDesc &x = ctx.input(0), &rois = ctx.input(1), &idx = ctx.input(2);
+  if (!x.unknown_rank() && x.rank() != 4) return ctx.Error("X must be N x C x H x W, but is " + x.ToString());
+  if (!rois.unknown_rank() && (rois.rank() != 2 || (rois.dims[1] >= 0 && rois.dims[1] != 4)))
+    return ctx.Error("rois must be num_rois x 4, but are " + rois.ToString());
+  if (!idx.unknown_rank() && idx.rank() != 1) return ctx.Error("batch_indices must be 1-D, but are " + idx.ToString());
+  const int64_t oh = ctx.node().GetInt("output_height", 1), ow = ctx.node().GetInt("output_width", 1);
+  if (oh < 1 || ow < 1) return ctx.Error("output_height and output_width must be positive");
+  int64_t r = rois.unknown_rank() ? kUnknownDim : rois.dims[0];
+  if (r < 0 && !idx.unknown_rank()) r = idx.dims[0];
+  infer::SetOutput(ctx, 0, x.dtype, {r, x.unknown_rank() ? kUnknownDim : x.dims[1], oh, ow});
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterSampleOps(OpRegistry& r) {
+  r.Register(OpBuilder("GridSample")
+                 .Inputs(2, 2)
+                 .Defaults({{"align_corners", int64_t{0}},
+                            {"mode", std::string("bilinear")},
+                            {"padding_mode", std::string("zeros")}})
+                 .Infer(InferGridSample));
+  r.Register(OpBuilder("RoiAlign")
+                 .Inputs(3, 3)
+                 .Defaults({{"coordinate_transformation_mode", std::string("half_pixel")},
+                            {"mode", std::string("avg")},
+                            {"output_height", int64_t{1}},
+                            {"output_width", int64_t{1}},
+                            {"sampling_ratio", int64_t{0}},
+                            {"spatial_scale", 1.0f}})
+                 .Infer(InferRoiAlign));
+}
+
+}  // namespace ge

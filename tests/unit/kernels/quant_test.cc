@@ -1,0 +1,96 @@
+// QuantizeLinear (rounding half to even, saturation, per axis),
+// DequantizeLinear, DynamicQuantizeLinear, and the integer products
+// MatMulInteger, QLinearMatMul, ConvInteger and QLinearConv on ONNX's
+// examples and hand-computed ones.
+#include "tests/unit/kernels/kernel_test_util.h"
+
+namespace ge::test {
+namespace {
+
+HostTensor U8(dims d, const std::vector<uint8_t>& v) {
+  return HostTensor::Of<uint8_t>(DataType::kUInt8, std::move(d), v);
+}
+HostTensor S8(dims d, const std::vector<int8_t>& v) { return HostTensor::Of<int8_t>(DataType::kInt8, std::move(d), v); }
+
+TEST(QuantizeLinearKernel, RoundsHalfToEvenAndSaturates) {
+  RUN_OK(q, "QuantizeLinear", {},
+         {HostTensor::F32({6}, {0, 2, 3, 1000, -254, -1000}), HostTensor::F32({}, {2}), U8({}, {128})},
+         {{DataType::kUInt8, {6}}});
+  EXPECT_EQ(q[0].as<uint8_t>(), (std::vector<uint8_t>{128, 129, 130, 255, 1, 0}));
+  // Per axis 1, int8: channel 0 scale 1 zp 0, channel 1 scale 2 zp -1.
+  RUN_OK(a, "QuantizeLinear", {},
+         {HostTensor::F32({1, 2, 2}, {1.5f, 2.5f, -3, 300}), HostTensor::F32({2}, {1, 2}), S8({2}, {0, -1})},
+         {{DataType::kInt8, {1, 2, 2}}});
+  EXPECT_EQ(a[0].as<int8_t>(), (std::vector<int8_t>{2, 2, -3, 127}));
+  // Without a zero point: uint8 around 0.
+  RUN_OK(u, "QuantizeLinear", {}, {HostTensor::F32({2}, {-1, 0.5f}), HostTensor::F32({}, {1})},
+         {{DataType::kUInt8, {2}}});
+  EXPECT_EQ(u[0].as<uint8_t>(), (std::vector<uint8_t>{0, 0}));
+  auto bad = RunKernel("QuantizeLinear", {}, {HostTensor::F32({1, 2}, {1, 2}), HostTensor::F32({3}, {1, 2, 3})},
+                       {{DataType::kUInt8, {1, 2}}});
+  EXPECT_FALSE(bad.ok());
+}
+
+TEST(DequantizeLinearKernel, PerTensorAndPerAxis) {
+  RUN_OK(d, "DequantizeLinear", {}, {U8({4}, {0, 3, 128, 255}), HostTensor::F32({}, {2}), U8({}, {128})},
+         {{DataType::kFloat32, {4}}});
+  EXPECT_EQ(d[0].as<float>(), (std::vector<float>{-256, -250, 0, 254}));
+  RUN_OK(a, "DequantizeLinear", {}, {S8({1, 2, 1}, {-4, 4}), HostTensor::F32({2}, {0.5f, 2}), S8({2}, {0, 1})},
+         {{DataType::kFloat32, {1, 2, 1}}});
+  EXPECT_EQ(a[0].as<float>(), (std::vector<float>{-2, 6}));
+}
+
+TEST(DynamicQuantizeLinearKernel, OnnxExample) {
+  RUN_OK(d, "DynamicQuantizeLinear", {}, {HostTensor::F32({6}, {0, 2, -3, -2.5f, 1.34f, 0.5f})},
+         {{DataType::kUInt8, {6}}, {DataType::kFloat32, {}}, {DataType::kUInt8, {}}});
+  EXPECT_EQ(d[0].as<uint8_t>(), (std::vector<uint8_t>{153, 255, 0, 26, 221, 179}));
+  EXPECT_FLOAT_EQ(d[1].as<float>()[0], 5.0f / 255.0f);
+  EXPECT_EQ(d[2].as<uint8_t>()[0], 153);
+  RUN_OK(z, "DynamicQuantizeLinear", {}, {HostTensor::F32({2}, {0, 0})},
+         {{DataType::kUInt8, {2}}, {DataType::kFloat32, {}}, {DataType::kUInt8, {}}});
+  EXPECT_EQ(z[0].as<uint8_t>(), (std::vector<uint8_t>{0, 0}));
+}
+
+TEST(MatMulIntegerKernel, OnnxExampleAndBatches) {
+  RUN_OK(
+      y, "MatMulInteger", {},
+      {U8({4, 3}, {11, 7, 3, 10, 6, 2, 9, 5, 1, 8, 4, 0}), U8({3, 2}, {1, 4, 2, 5, 3, 6}), U8({}, {12}), U8({}, {0})},
+      {{DataType::kInt32, {4, 2}}});
+  EXPECT_EQ(y[0].as<int32_t>(), (std::vector<int32_t>{-38, -83, -44, -98, -50, -113, -56, -128}));
+  // B broadcast over A's batch; int8 B with a zero point per column.
+  RUN_OK(b, "MatMulInteger", {},
+         {U8({2, 1, 2}, {1, 2, 3, 4}), S8({2, 2}, {1, -1, 2, 0}), HostTensor::Absent(), S8({2}, {0, -1})},
+         {{DataType::kInt32, {2, 1, 2}}});
+  EXPECT_EQ(b[0].as<int32_t>(), (std::vector<int32_t>{5, 2, 11, 4}));
+}
+
+TEST(QLinearMatMulKernel, Requantizes) {
+  // acc = 2*(3-1) + 4*(1-1) = 4; 4 * 0.5 * 1 / 0.25 = 8; + 10.
+  RUN_OK(y, "QLinearMatMul", {},
+         {U8({1, 2}, {2, 4}), HostTensor::F32({}, {0.5f}), U8({}, {0}), U8({2, 1}, {3, 1}), HostTensor::F32({1}, {1}),
+          U8({1}, {1}), HostTensor::F32({}, {0.25f}), U8({}, {10})},
+         {{DataType::kUInt8, {1, 1}}});
+  EXPECT_EQ(y[0].as<uint8_t>(), (std::vector<uint8_t>{18}));
+}
+
+TEST(ConvIntegerKernel, OnnxExampleWithAndWithoutPads) {
+  const std::vector<uint8_t> x = {2, 3, 4, 5, 6, 7, 8, 9, 10};
+  RUN_OK(y, "ConvInteger", {}, {U8({1, 1, 3, 3}, x), U8({1, 1, 2, 2}, {1, 1, 1, 1}), U8({}, {1})},
+         {{DataType::kInt32, {1, 1, 2, 2}}});
+  EXPECT_EQ(y[0].as<int32_t>(), (std::vector<int32_t>{12, 16, 24, 28}));
+  RUN_OK(p, "ConvInteger", Attr("pads", std::vector<int64_t>{1, 1, 1, 1}),
+         {U8({1, 1, 3, 3}, x), U8({1, 1, 2, 2}, {1, 1, 1, 1}), U8({}, {1})}, {{DataType::kInt32, {1, 1, 4, 4}}});
+  EXPECT_EQ(p[0].as<int32_t>(), (std::vector<int32_t>{1, 3, 5, 3, 5, 12, 16, 9, 11, 24, 28, 15, 7, 15, 17, 9}));
+}
+
+TEST(QLinearConvKernel, RequantizesWithBias) {
+  // (x - 10) * (3 - 1) + 1, times 0.5 * 2 / 1, plus 5.
+  RUN_OK(y, "QLinearConv", {},
+         {U8({1, 1, 2, 2}, {10, 20, 30, 40}), HostTensor::F32({}, {0.5f}), U8({}, {10}), U8({1, 1, 1, 1}, {3}),
+          HostTensor::F32({1}, {2}), U8({1}, {1}), HostTensor::F32({}, {1}), U8({}, {5}), I32({1}, {1})},
+         {{DataType::kUInt8, {1, 1, 2, 2}}});
+  EXPECT_EQ(y[0].as<uint8_t>(), (std::vector<uint8_t>{6, 26, 46, 66}));
+}
+
+}  // namespace
+}  // namespace ge::test
