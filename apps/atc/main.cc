@@ -16,6 +16,7 @@
 #include "common/app_common.h"
 #include "common/io_type_flags.h"
 #include "hal/device.h"
+#include "ge/tools/op_list.h"
 #include "ge/tools/precheck.h"
 #include "ge_base/file_io.h"
 #include "ge/om.h"
@@ -75,7 +76,8 @@ int Main(int argc, char** argv) {
       "  ge-atc --model m.pb --framework 3 --output out/m        # TensorFlow frozen GraphDef\n"
       "  ge-atc --mode 1 --om out/m.om --json out/m.json        # .om -> JSON\n"
       "  ge-atc --mode 3 --model m.pb --framework 3 --json r.json  # pre-check: every unsupported node\n"
-      "  ge-atc --mode 6 --om out/m.om                            # model information\n\n"
+      "  ge-atc --mode 6 --om out/m.om                            # model information\n"
+      "  ge-atc --list_ops [--json ops.json]                      # the op types this build runs\n\n"
       "Conversion parses the model (ONNX: the onnx library's checker, version converter outside opsets\n"
       "11-17, shape inference; TensorFlow: our GraphDef parser, NHWC converted to NCHW at the\n"
       "boundaries), infers every shape, checks that the CPU backend supports every node\n"
@@ -112,6 +114,10 @@ int Main(int argc, char** argv) {
                  "(report to --check_report or --json, else <--output>.precheck.json; exit 1 if any node is "
                  "unsupported); 6: print the model information of the .om given by --om")
       ->check(CLI::IsMember({0, 1, 3, 6}));
+  bool list_ops = false;
+  app.add_flag("--list_ops", list_ops,
+               "Print the op types this build supports (ONNX names plus the IR's own), with arity and whether the CPU "
+               "backend has a kernel; with --json FILE also as JSON. docs/onnx-support.md is generated from it");
   app.add_option("--om", om, "--mode 1 and 6: the .om file to show");
   app.add_option("--json", json, "--mode 1: the JSON file to write; --mode 3: the check report");
   std::string check_report;
@@ -216,6 +222,18 @@ int Main(int argc, char** argv) {
                                       {"dynamic_dims", &dynamic_dims}})
       if (!value->empty()) o.recorded_options.emplace_back(flag, *value);
   };
+
+  if (list_ops) {
+    auto device = ge::hal::GetDevice();
+    if (!device.ok()) return ge::app::Fail(kTool, device.status());
+    const auto ops = ge::tools::ListOps((*device)->kernels());
+    if (!json.empty()) {
+      if (auto s = ge::WriteFileAtomically(json, ge::tools::OpListJson(ops)); !s.ok()) return ge::app::Fail(kTool, s);
+      std::fprintf(stderr, "%s: wrote %s\n", kTool, json.c_str());
+    }
+    std::printf("%s", ge::tools::OpListText(ops).c_str());
+    return 0;
+  }
 
   if (mode == 6) {
     if (om.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--mode 6 needs --om FILE"));

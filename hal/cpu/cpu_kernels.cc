@@ -44,6 +44,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterWindowKernels(r);
   RegisterDftKernels(r);
   RegisterUnpoolKernels(r);
+  RegisterLpKernels(r);
 }
 
 }  // namespace ge::hal

@@ -52,5 +52,6 @@ void RegisterDetKernels(KernelRegistry& r);         // Det
 void RegisterWindowKernels(KernelRegistry& r);      // HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix
 void RegisterDftKernels(KernelRegistry& r);         // DFT, STFT
 void RegisterUnpoolKernels(KernelRegistry& r);      // MaxUnpool
+void RegisterLpKernels(KernelRegistry& r);          // LpPool, GlobalLpPool, LpNormalization, MaxRoiPool
 
 }  // namespace ge::hal

@@ -35,8 +35,8 @@ void RegisterIrOps(OpRegistry& r);          // Data, NetOutput, Const, TransData
 void RegisterUnaryOps(OpRegistry& r);       // Relu, Sigmoid, Cast, Clip, Gelu, ...
 void RegisterBinaryOps(OpRegistry& r);      // Add, ..., comparisons, And/Or, Max/Min, Where
 void RegisterConvOps(OpRegistry& r);        // Conv, ConvTranspose
-void RegisterPoolOps(OpRegistry& r);        // MaxPool, AveragePool, Global*Pool
-void RegisterNormOps(OpRegistry& r);        // Batch/Layer/InstanceNormalization, (Log)Softmax
+void RegisterPoolOps(OpRegistry& r);        // MaxPool, AveragePool, LpPool, Global*Pool, MaxRoiPool
+void RegisterNormOps(OpRegistry& r);        // Batch/Layer/Instance/LpNormalization, (Log)Softmax
 void RegisterMatMulOps(OpRegistry& r);      // Gemm, MatMul
 void RegisterShapeOps(OpRegistry& r);       // Shape, Size, ConstantOfShape, Range, Expand, Tile
 void RegisterReshapeOps(OpRegistry& r);     // Reshape, Flatten, Squeeze, Unsqueeze

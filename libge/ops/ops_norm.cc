@@ -82,6 +82,17 @@ Status InferSoftmax(InferContext& ctx) {
   return Status::Ok();
 }
 
+// LpNormalization: x / ||x||_p along one axis (p 1 or 2); the input's shape.
+Status InferLpNorm(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 0, IsFloatingPoint, "floating point"));
+  const int64_t p = ctx.node().GetInt("p", 2);
+  if (p != 1 && p != 2) return ctx.Error("p must be 1 or 2, but is " + std::to_string(p));
+  const TensorDesc& x = ctx.input(0);
+  if (!x.unknown_rank()) GE_RETURN_IF_ERROR(infer::NormalizeAxis(ctx, ctx.node().GetInt("axis", -1), x.rank()).status());
+  infer::SetOutputLike(ctx, 0, 0);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterNormOps(OpRegistry& r) {
@@ -99,6 +110,7 @@ void RegisterNormOps(OpRegistry& r) {
                  .Infer(InferLayerNorm));
   // No "axis" default here: it depends on the opset (see InferSoftmax).
   for (const char* type : {"Softmax", "LogSoftmax", "Hardmax"}) r.Register(OpBuilder(type).Inputs(1, 1).Infer(InferSoftmax));
+  r.Register(OpBuilder("LpNormalization").Inputs(1, 1).Defaults({{"axis", int64_t{-1}}, {"p", int64_t{2}}}).Infer(InferLpNorm));
 }
 
 }  // namespace ge

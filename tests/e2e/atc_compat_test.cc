@@ -1,9 +1,12 @@
 // ge-atc run with atc command lines as Ascend's samples write them: the
 // spellings, --soc_version targets, flags accepted with a warning or refused
 // with their reason, --mode 6, and the compatibility doc listing every flag.
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "tests/common/tool_runner.h"
 
@@ -123,6 +126,24 @@ TEST_F(AtcCompat, ModeSixNeedsAnOmAndNamesABadOne) {
   ExpectOneErrorLine(Run("ge-atc", {"--mode", "6"}), "ge-atc", {"--mode 6", "--om"});
   WriteFileBytes(Path("junk.om"), "not a model");
   ExpectOneErrorLine(Run("ge-atc", {"--mode", "6", "--om", Path("junk.om")}), "ge-atc", {"junk.om"});
+}
+
+TEST_F(AtcCompat, ListOpsPrintsTheRegistryWithKernelsAsTextAndJson) {
+  ToolResult r = Run("ge-atc", {"--list_ops", "--json", Path("ops.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find(" op types ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  Conv "), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(ReadFileBytes(Path("ops.json")));
+  std::map<std::string, nlohmann::json> ops;
+  for (const auto& e : j.at("ops")) ops[e.at("type").get<std::string>()] = e;
+  ASSERT_TRUE(ops.count("Conv") && ops.count("Add") && ops.count("Data") && ops.count("NonZero")) << j.dump();
+  EXPECT_TRUE(ops["Conv"].at("kernel").get<bool>());
+  EXPECT_FALSE(ops["Data"].at("kernel").get<bool>());  // structural: no kernel runs it
+  EXPECT_TRUE(ops["NonZero"].at("computed_shape").get<bool>());
+  EXPECT_EQ(ops["Add"].at("inputs"), nlohmann::json::array({2, 2}));
+  // The JSON goes through a temporary file: nothing is left beside it.
+  EXPECT_FALSE(fs::exists(Path("ops.json.tmp")));
+  ExpectOneErrorLine(Run("ge-atc", {"--list_ops", "--json", Path("no/such/dir/ops.json")}), "ge-atc", {"ops.json"});
 }
 
 TEST_F(AtcCompat, EveryFlagIsInTheCompatibilityDoc) {

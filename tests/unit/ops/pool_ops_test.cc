@@ -86,5 +86,29 @@ TEST(GlobalPools, ReduceSpatialToOne) {
   }
 }
 
+TEST(LpOps, LpPoolIsWindowedGlobalLpPoolKeepsNC) {
+  OpGraph g("LpPool");
+  g.In(F32({1, 2, 7, 7})).Ints("kernel_shape", {3, 3}).Ints("strides", {2, 2});
+  EXPECT_EQ(InferOut(g), "f32[1,2,3,3]");
+  OpGraph global("GlobalLpPool");
+  global.In(F32({2, 3, 5, 4}));
+  EXPECT_EQ(InferOut(global), "f32[2,3,1,1]");
+  OpGraph norm("LpNormalization", 1, "ln");
+  norm.In(F32({2, 3})).Int("p", 3);
+  EXPECT_TRUE(FailsWith(norm, {"node ln (LpNormalization)", "p must be 1 or 2"}));
+}
+
+TEST(LpOps, MaxRoiPoolOutputPerRoi) {
+  OpGraph g("MaxRoiPool");
+  g.In(F32({1, 8, 16, 16})).In(F32({4, 5})).Ints("pooled_shape", {2, 3});
+  EXPECT_EQ(InferOut(g), "f32[4,8,2,3]");
+  OpGraph bad("MaxRoiPool");
+  bad.In(F32({1, 8, 16, 16})).In(F32({4, 4})).Ints("pooled_shape", {2, 3});
+  EXPECT_TRUE(FailsWith(bad, {"rois must be [num_rois, 5]"}));
+  OpGraph none("MaxRoiPool");
+  none.In(F32({1, 8, 16, 16})).In(F32({4, 5}));
+  EXPECT_TRUE(FailsWith(none, {"pooled_shape"}));
+}
+
 }  // namespace
 }  // namespace ge::test
