@@ -100,7 +100,62 @@ class Doorbell {
   std::atomic<uint32_t> sleepers_{0};
 };
 
-Status CheckDesc(const ModelDesc& d) {
+bool IsLabelTask(ModelTask::Kind k) {
+  return k == ModelTask::Kind::kLabelSet || k == ModelTask::Kind::kLabelGoto || k == ModelTask::Kind::kLabelSwitch;
+}
+
+// Labels: ids in range, each set once, jumps to labels of their own stream,
+// and no events on a stream that jumps. Fills `label_pos` (label -> task index).
+Status CheckLabels(const ModelDesc& d, std::vector<int64_t>& label_pos) {
+  const int32_t nl = d.num_labels;
+  if (nl < 0) return InvalidArgument("model: negative label count");
+  label_pos.assign(static_cast<size_t>(nl), -1);
+  std::vector<int64_t> label_stream(static_cast<size_t>(nl), -1);
+  for (size_t s = 0; s < d.streams.size(); ++s)
+    for (size_t i = 0; i < d.streams[s].size(); ++i) {
+      const ModelTask& t = d.streams[s][i];
+      if (t.kind != ModelTask::Kind::kLabelSet) continue;
+      const std::string where = "model: stream " + std::to_string(s) + " task " + std::to_string(i);
+      if (t.label < 0 || t.label >= nl)
+        return InvalidArgument(where + ": label " + std::to_string(t.label) + " out of range (model has " +
+                               std::to_string(nl) + " labels)");
+      if (label_pos[t.label] >= 0) return InvalidArgument(where + ": label " + std::to_string(t.label) + " is set twice");
+      label_pos[t.label] = static_cast<int64_t>(i);
+      label_stream[t.label] = static_cast<int64_t>(s);
+    }
+  for (size_t s = 0; s < d.streams.size(); ++s) {
+    bool jumps = false, events = false;
+    for (size_t i = 0; i < d.streams[s].size(); ++i) {
+      const ModelTask& t = d.streams[s][i];
+      const std::string where = "model: stream " + std::to_string(s) + " task " + std::to_string(i);
+      events |= t.kind == ModelTask::Kind::kEventRecord || t.kind == ModelTask::Kind::kEventWait;
+      if (t.kind != ModelTask::Kind::kLabelGoto && t.kind != ModelTask::Kind::kLabelSwitch) continue;
+      jumps = true;
+      std::vector<int32_t> targets;
+      if (t.kind == ModelTask::Kind::kLabelGoto) {
+        targets.push_back(t.label);
+      } else {
+        if (!t.inputs || !t.labels || t.num_labels < 1)
+          return InvalidArgument(where + ": label switch without an index or without labels");
+        targets.assign(t.labels, t.labels + t.num_labels);
+      }
+      for (int32_t l : targets) {
+        if (l < 0 || l >= nl || label_pos[l] < 0)
+          return InvalidArgument(where + ": jumps to label " + std::to_string(l) + ", which no task sets");
+        if (label_stream[l] != static_cast<int64_t>(s))
+          return InvalidArgument(where + ": jumps to label " + std::to_string(l) + ", set on stream " +
+                                 std::to_string(label_stream[l]));
+      }
+    }
+    if (jumps && events)
+      return InvalidArgument("model: stream " + std::to_string(s) +
+                             " has both jumps and events (a jump could skip or repeat an event record)");
+  }
+  return Status::Ok();
+}
+
+Status CheckDesc(const ModelDesc& d, std::vector<int64_t>& label_pos) {
+  GE_RETURN_IF_ERROR(CheckLabels(d, label_pos));
   const int32_t ne = d.num_events;
   if (ne < 0) return InvalidArgument("model: negative event count");
   std::vector<int> records(static_cast<size_t>(ne), 0);
@@ -112,6 +167,7 @@ Status CheckDesc(const ModelDesc& d) {
         if (!t.kernel) return InvalidArgument(where + ": kernel task without a kernel");
         continue;
       }
+      if (IsLabelTask(t.kind)) continue;
       if (t.event < 0 || t.event >= ne)
         return InvalidArgument(where + ": event " + std::to_string(t.event) + " out of range (model has " +
                                std::to_string(ne) + " events)");
@@ -148,8 +204,9 @@ Status CheckDesc(const ModelDesc& d) {
 
 class CpuModel final : public Model {
  public:
-  explicit CpuModel(ModelDesc desc)
+  CpuModel(ModelDesc desc, std::vector<int64_t> label_pos)
       : desc_(std::move(desc)),
+        label_pos_(std::move(label_pos)),
         events_(new std::atomic<uint64_t>[static_cast<size_t>(std::max(desc_.num_events, 1))]),
         errors_(desc_.streams.size()),
         aborted_(desc_.streams.size()) {
@@ -280,14 +337,16 @@ class CpuModel final : public Model {
   }
 
   // The per-task loop: a flat array, pre-resolved pointers, one virtual call
-  // per kernel, a relaxed load for abort.
+  // per kernel, a relaxed load for abort (also what stops a loop that never
+  // ends: a timeout aborts it at the next task).
   template <bool kTimed>
   void RunTasks(size_t s) {
     const ModelTask* tasks = desc_.streams[s].data();
     const size_t n = desc_.streams[s].size();
     const uint64_t gen = run_;
+    const int64_t* label_pos = label_pos_.data();
     TaskTime* times = kTimed ? times_[s].data() : nullptr;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0, next = 1; i < n; i = next, next = i + 1) {
       if (abort_.load(std::memory_order_relaxed)) {
         aborted_[s] = true;
         return;
@@ -315,6 +374,17 @@ class CpuModel final : public Model {
             return;
           }
           break;
+        case ModelTask::Kind::kLabelSet:
+          break;
+        case ModelTask::Kind::kLabelGoto:
+          next = static_cast<size_t>(label_pos[t.label]);
+          break;
+        case ModelTask::Kind::kLabelSwitch: {
+          const int32_t index = *static_cast<const int32_t*>(t.inputs[0]);
+          const int32_t l = t.labels[index >= 0 && index < t.num_labels ? index : t.num_labels - 1];
+          next = static_cast<size_t>(label_pos[l]);
+          break;
+        }
       }
       if constexpr (kTimed) times[i] = TaskTime{begin, NowNs()};
     }
@@ -344,6 +414,7 @@ class CpuModel final : public Model {
   }
 
   ModelDesc desc_;
+  std::vector<int64_t> label_pos_;  // label -> index of its LabelSet in its stream
   std::unique_ptr<std::atomic<uint64_t>[]> events_;
   std::vector<Status> errors_;  // per stream, the first kernel error of the run
   std::vector<char> aborted_;   // per stream, stopped before its end
@@ -383,8 +454,9 @@ CpuComputeShare::~CpuComputeShare() {
 }
 
 Result<std::unique_ptr<Model>> CreateCpuModel(ModelDesc desc) {
-  GE_RETURN_IF_ERROR(CheckDesc(desc));
-  return std::unique_ptr<Model>(std::make_unique<CpuModel>(std::move(desc)));
+  std::vector<int64_t> label_pos;
+  GE_RETURN_IF_ERROR(CheckDesc(desc, label_pos));
+  return std::unique_ptr<Model>(std::make_unique<CpuModel>(std::move(desc), std::move(label_pos)));
 }
 
 }  // namespace ge::hal

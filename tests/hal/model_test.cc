@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -217,6 +218,159 @@ TEST_P(HalModel, TimingRecordsEveryTaskOnlyWhenEnabled) {
       EXPECT_GE(x.end_ns, x.begin_ns);
     }
   EXPECT_GE(t[1][1].begin_ns, t[0][2].begin_ns) << "task after the wait started before the record";
+}
+
+// Label tasks: out[0] (int32) = in[0] (float) < limit ? 1 : 0, the index a
+// LabelSwitch reads.
+class Below final : public Kernel {
+ public:
+  explicit Below(float limit) : limit_(limit) {}
+  Status Run(const void* const* in, void* const* out) override {
+    *static_cast<int32_t*>(out[0]) = *static_cast<const float*>(in[0]) < limit_ ? 1 : 0;
+    return Status::Ok();
+  }
+  float limit_;
+};
+
+ModelTask LabelSet(int l) {
+  ModelTask t;
+  t.kind = ModelTask::Kind::kLabelSet;
+  t.label = l;
+  return t;
+}
+ModelTask Goto(int l) {
+  ModelTask t;
+  t.kind = ModelTask::Kind::kLabelGoto;
+  t.label = l;
+  return t;
+}
+ModelTask Switch(const void* const* index, const std::vector<int32_t>& labels) {
+  ModelTask t;
+  t.kind = ModelTask::Kind::kLabelSwitch;
+  t.inputs = index;
+  t.labels = labels.data();
+  t.num_labels = static_cast<int32_t>(labels.size());
+  return t;
+}
+
+// A do-while loop in one call: x += 1 until x >= limit. buf[0] is x; AddOne
+// writes it in place.
+struct CountedLoop {
+  explicit CountedLoop(float limit) : below(limit) {
+    x_in = &x;
+    x_out = &x;
+    idx_in = &idx;
+    idx_out = &idx;
+  }
+  ModelDesc Desc() {
+    ModelDesc d;
+    d.num_labels = 2;
+    ModelTask add;
+    add.kernel = &add_one;
+    add.inputs = &x_in;
+    add.outputs = &x_out;
+    ModelTask test;
+    test.kernel = &below;
+    test.inputs = &x_in;
+    test.outputs = &idx_out;
+    // 0: L0  1: x += 1  2: idx = x < limit  3: switch idx -> [L1 exit, L0 loop]  4: L1
+    d.streams = {{LabelSet(0), add, test, Switch(&idx_in, labels), LabelSet(1)}};
+    return d;
+  }
+  float x = 0;
+  int32_t idx = 0;
+  const void* x_in;
+  void* x_out;
+  const void* idx_in;
+  void* idx_out;
+  AddOne add_one;
+  Below below;
+  std::vector<int32_t> labels = {1, 0};
+};
+
+TEST_P(HalModel, ALabelSwitchLoopRunsEveryIterationInOneCall) {
+  CountedLoop loop(16.f);
+  auto m = Dev().CreateModel(loop.Desc());
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  ASSERT_TRUE((*m)->Execute().ok());
+  EXPECT_EQ(loop.x, 16.f);
+  loop.x = -100.f;
+  ASSERT_TRUE((*m)->Execute(5s).ok());  // the worker path
+  EXPECT_EQ(loop.x, 16.f);
+  (*m)->EnableTiming(true);
+  loop.x = 0;
+  ASSERT_TRUE((*m)->Execute().ok());
+  EXPECT_EQ(loop.x, 16.f);
+  EXPECT_GT((*m)->timings()[0][1].begin_ns, 0);  // the last iteration's time
+}
+
+TEST_P(HalModel, ALabelSwitchPicksABranchAndAnOutOfRangeIndexTakesTheLast) {
+  // if (idx == 0) buf += 1 else buf += 1 twice; idx is data written by the caller.
+  Chain c(3);
+  int32_t idx = 0;
+  const void* idx_ptr = &idx;
+  std::vector<int32_t> labels = {0, 1};
+  ModelDesc d;
+  d.num_labels = 3;
+  // 0: switch  1: L0  2: add(0)  3: goto L2  4: L1  5: add(1)  6: add(2)  7: L2
+  c.ins[1] = &c.buf[0];  // both branches start from buf[0]
+  c.ins[2] = &c.buf[2];
+  d.streams = {{Switch(&idx_ptr, labels), LabelSet(0), c.Task(0), Goto(2), LabelSet(1), c.Task(1), c.Task(2),
+                LabelSet(2)}};
+  auto m = Dev().CreateModel(d);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  for (int32_t i : {0, 1, 7, -1}) {
+    SCOPED_TRACE(i);
+    idx = i;
+    c.buf.assign(4, 0.f);
+    ASSERT_TRUE((*m)->Execute().ok());
+    if (i == 0) {
+      EXPECT_EQ(c.buf[1], 1.f);
+      EXPECT_EQ(c.buf[3], 0.f) << "the else branch ran";
+    } else {
+      EXPECT_EQ(c.buf[1], 0.f) << "the then branch ran";
+      EXPECT_EQ(c.buf[3], 2.f);
+    }
+  }
+}
+
+TEST_P(HalModel, ATimeoutStopsALoopThatNeverEnds) {
+  CountedLoop loop(std::numeric_limits<float>::infinity());
+  auto m = Dev().CreateModel(loop.Desc());
+  ASSERT_TRUE(m.ok());
+  const Status s = (*m)->Execute(30ms);
+  EXPECT_EQ(s.code(), StatusCode::kTimeout) << s.ToString();
+  EXPECT_GT(loop.x, 0.f);
+}
+
+TEST_P(HalModel, RejectsBadLabels) {
+  CountedLoop loop(4.f);
+  auto create = [](ModelDesc d) { return Dev().CreateModel(std::move(d)).status(); };
+  auto expect_error = [&](ModelDesc d, const std::string& what) {
+    const Status s = create(std::move(d));
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << what;
+    EXPECT_NE(s.message().find(what), std::string::npos) << s.ToString();
+  };
+  ModelDesc twice = loop.Desc();
+  twice.streams[0].push_back(LabelSet(0));
+  expect_error(twice, "set twice");
+  ModelDesc range = loop.Desc();
+  range.num_labels = 1;
+  expect_error(range, "out of range");
+  ModelDesc unset = loop.Desc();
+  unset.streams[0].back() = Goto(1);
+  expect_error(unset, "which no task sets");
+  ModelDesc other = loop.Desc();
+  other.streams.push_back({LabelSet(1)});
+  other.streams[0].pop_back();
+  expect_error(other, "set on stream 1");
+  ModelDesc events = loop.Desc();
+  events.num_events = 1;
+  events.streams[0].push_back(Record(0));
+  expect_error(events, "both jumps and events");
+  ModelDesc no_index = loop.Desc();
+  no_index.streams[0][3].inputs = nullptr;
+  expect_error(no_index, "without an index");
 }
 
 TEST_P(HalModel, EmptyModelRuns) {
