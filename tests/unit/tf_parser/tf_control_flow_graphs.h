@@ -14,13 +14,7 @@ namespace ge::test {
 // dynamic. The outputs in NetOutput order, with the dims they came out with.
 inline Result<std::vector<HostValue>> RunTfDynamic(const TfGraph& g, const std::vector<HostValue>& inputs,
                                                    const ParseOptions& o = {}) {
-  GE_ASSIGN_OR_RETURN(auto graph, Parse(g, o));
-  CompileOptions co;
-  co.model_name = "tf_test";
-  co.framework = "tensorflow";
-  co.verify_each_pass = true;
-  GE_ASSIGN_OR_RETURN(Model model, Compile(std::move(graph), co));
-  GE_ASSIGN_OR_RETURN(auto loaded, LoadModel(model, RunMode::kV2));
+  GE_ASSIGN_OR_RETURN(auto loaded, LoadTf(g, o));
   if (loaded->inputs().size() != inputs.size()) return InvalidArgument("the model's inputs differ from the test's");
   std::vector<TensorView> in;
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -55,10 +49,10 @@ inline void LoopVar(TfGraph& g, const std::string& p, const std::string& s, cons
   g.Node("Exit", p + "/Exit" + s, {p + "/Switch" + s});
 }
 
-// i, acc = 0, x; while i < n: i, acc = i + 1, 2 * acc + x
-// (n an int32 Placeholder read through a constant Enter). Outputs:
-// while/Exit (i) and while/Exit_1 (acc).
-inline TfGraph CounterLoop() {
+// The frame both counter loops share: i from 0 while i < n (n an int32
+// Placeholder read through a constant Enter), acc from x; i + 1 is
+// while/add. The body of acc (into while/NextIteration_1) is the caller's.
+inline TfGraph CounterFrame() {
   TfGraph g;
   g.Placeholder("n", {}, tf::DT_INT32);
   g.Placeholder("x", {2});
@@ -67,15 +61,23 @@ inline TfGraph CounterLoop() {
   LoopVar(g, "while", "", "i0", f);
   LoopVar(g, "while", "_1", "x", f);
   Enter(g, "while/Enter_2", "n", f, true);
-  Enter(g, "while/Enter_3", "x", f, true);
   g.Node("Less", "while/Less", {"while/Merge", "while/Enter_2"});
   g.Node("LoopCond", "while/LoopCond", {"while/Less"});
   g.ConstI32("while/add/y", {}, {1})->add_input("^while/Identity");
   g.Node("AddV2", "while/add", {"while/Identity", "while/add/y"});
+  g.Node("NextIteration", "while/NextIteration", {"while/add"});
+  return g;
+}
+
+// i, acc = 0, x; while i < n: i, acc = i + 1, 2 * acc + x
+// (x read in the body through a second constant Enter). Outputs:
+// while/Exit (i) and while/Exit_1 (acc).
+inline TfGraph CounterLoop() {
+  TfGraph g = CounterFrame();
+  Enter(g, "while/Enter_3", "x", "while/while_context", true);
   g.ConstF("while/mul/y", {}, {2})->add_input("^while/Identity");
   g.Node("Mul", "while/mul", {"while/Identity_1", "while/mul/y"});
   g.Node("AddV2", "while/add_1", {"while/mul", "while/Enter_3"});
-  g.Node("NextIteration", "while/NextIteration", {"while/add"});
   g.Node("NextIteration", "while/NextIteration_1", {"while/add_1"});
   return g;
 }
@@ -110,18 +112,7 @@ inline TfGraph Cond() {
 // acc = x; for i in range(n): acc = tf.cond(i < 2, lambda: acc + 1, lambda: acc * 2)
 // — a tf.cond inside a while body. Output: while/Exit_1.
 inline TfGraph CondInLoop() {
-  TfGraph g;
-  g.Placeholder("n", {}, tf::DT_INT32);
-  g.Placeholder("x", {2});
-  g.ConstI32("i0", {}, {0});
-  const std::string f = "while/while_context";
-  LoopVar(g, "while", "", "i0", f);
-  LoopVar(g, "while", "_1", "x", f);
-  Enter(g, "while/Enter_2", "n", f, true);
-  g.Node("Less", "while/Less", {"while/Merge", "while/Enter_2"});
-  g.Node("LoopCond", "while/LoopCond", {"while/Less"});
-  g.ConstI32("while/add/y", {}, {1})->add_input("^while/Identity");
-  g.Node("AddV2", "while/add", {"while/Identity", "while/add/y"});
+  TfGraph g = CounterFrame();
   g.ConstI32("while/two", {}, {2})->add_input("^while/Identity");
   g.Node("Less", "while/cond/pred", {"while/Identity", "while/two"});
   g.Node("Switch", "while/cond/Switch", {"while/cond/pred", "while/cond/pred"});
@@ -134,7 +125,6 @@ inline TfGraph CondInLoop() {
   g.ConstF("while/cond/two", {}, {2})->add_input("^while/cond/switch_f");
   g.Node("Mul", "while/cond/mul", {"while/cond/Switch_1", "while/cond/two"});
   g.Node("Merge", "while/cond/Merge", {"while/cond/mul", "while/cond/add"});
-  g.Node("NextIteration", "while/NextIteration", {"while/add"});
   g.Node("NextIteration", "while/NextIteration_1", {"while/cond/Merge"});
   return g;
 }
