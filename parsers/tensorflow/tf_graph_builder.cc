@@ -2,13 +2,14 @@
 
 #include "ge/ops/op_registry.h"
 #include "tf_attrs.h"
+#include "tf_control_flow.h"
 #include "tf_layout.h"
 #include "tf_op_mappers.h"
 
 namespace ge::tf_parser {
 
-TfGraphBuilder::TfGraphBuilder(const TfGraphIndex& index, const ParseOptions& options)
-    : index_(index), options_(options), graph_(std::make_unique<Graph>("main")) {}
+TfGraphBuilder::TfGraphBuilder(const TfGraphIndex& index, const ParseOptions& options, TfScope* scope)
+    : index_(index), options_(options), scope_(scope), graph_(std::make_unique<Graph>("main")) {}
 
 Result<std::unique_ptr<Graph>> TfGraphBuilder::Build(const std::vector<const tf::NodeDef*>& order,
                                                      const std::vector<TfInputRef>& outputs) {
@@ -29,9 +30,10 @@ void TfGraphBuilder::RemoveUnusedConsts() {
 Status TfGraphBuilder::ConvertNode(const tf::NodeDef& n) {
   const auto& table = OpMappers();
   auto it = table.find(n.op());
-  if (it == table.end()) return NodeUnsupported(n, "op type not supported by the TensorFlow parser");
+  const bool call = it == table.end() && scope_ && scope_->library && scope_->library->Has(n.op());
+  if (it == table.end() && !call) return NodeUnsupported(n, "op type not supported by the TensorFlow parser");
   created_.clear();
-  GE_RETURN_IF_ERROR(it->second(n, *this));
+  GE_RETURN_IF_ERROR(call ? MapFunctionCall(n, *this) : it->second(n, *this));
 
   // Control inputs: every IR node made for n waits for what the source made.
   std::vector<Node*> waits_for;
@@ -113,6 +115,13 @@ Result<TfValue> TfGraphBuilder::Input(const tf::NodeDef& n, int i) const {
   return *it->second[r.index];
 }
 
+const TfValue* TfGraphBuilder::Value(const TfInputRef& r) const {
+  auto it = values_.find(r.node);
+  if (it == values_.end() || r.index < 0 || r.index >= static_cast<int>(it->second.size()) || !it->second[r.index])
+    return nullptr;
+  return &*it->second[r.index];
+}
+
 void TfGraphBuilder::Define(const tf::NodeDef& n, int k, TfValue v) {
   auto& vs = values_[n.name()];
   if (static_cast<int>(vs.size()) <= k) vs.resize(static_cast<size_t>(k) + 1);
@@ -135,12 +144,13 @@ const Tensor* TfGraphBuilder::ConstValue(Endpoint ep) const {
 
 Result<Node*> TfGraphBuilder::Add(const tf::NodeDef& n, const std::string& type, const std::vector<Endpoint>& inputs,
                                   std::map<std::string, AttrValue> attrs, const std::string& suffix,
-                                  size_t num_outputs) {
+                                  size_t num_outputs, std::map<std::string, std::shared_ptr<Graph>> subgraphs) {
   const std::string name =
       suffix.empty() && !graph_->FindNode(n.name()) ? n.name() : UniqueName(n.name() + "/" + (suffix.empty() ? type : suffix));
   Node* node = graph_->AddNode(type, name, inputs.size(), num_outputs);
   created_.push_back(node);
   for (auto& [k, v] : attrs) node->SetAttr(k, std::move(v));
+  node->subgraphs() = std::move(subgraphs);
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].valid()) GE_RETURN_IF_ERROR(graph_->AddEdge(inputs[i].node, inputs[i].index, node, static_cast<int>(i)));
   Status s = InferNode(*node, [node](size_t i) -> const Tensor* {

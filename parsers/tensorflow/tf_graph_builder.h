@@ -28,9 +28,11 @@ struct TfValue {
   bool nchw = false;
 };
 
+struct TfScope;  // tf_control_flow.h: the function library and TensorArray state
+
 class TfGraphBuilder {
  public:
-  TfGraphBuilder(const TfGraphIndex& index, const ParseOptions& options);
+  TfGraphBuilder(const TfGraphIndex& index, const ParseOptions& options, TfScope* scope = nullptr);
 
   // Converts `order` (topological, closed under inputs) and adds the
   // NetOutput for `outputs`.
@@ -40,6 +42,9 @@ class TfGraphBuilder {
   // ---- for the mappers ----
   Graph& graph() { return *graph_; }
   const ParseOptions& options() const { return options_; }
+  TfScope* scope() const { return scope_; }
+  // The value of a TF output converted so far, or nullptr.
+  const TfValue* Value(const TfInputRef& r) const;
   // The next Data index (Placeholders in GraphDef order).
   int64_t TakeInputIndex() { return next_input_index_++; }
 
@@ -55,7 +60,10 @@ class TfGraphBuilder {
   // are named "<tf name>/<suffix>". Errors name the TF node.
   Result<Node*> Add(const tf::NodeDef& n, const std::string& type, const std::vector<Endpoint>& inputs,
                     std::map<std::string, AttrValue> attrs = {}, const std::string& suffix = "",
-                    size_t num_outputs = 1);
+                    size_t num_outputs = 1, std::map<std::string, std::shared_ptr<Graph>> subgraphs = {});
+  // Counts a node made outside Add (an inlined function's) as made for the
+  // TF node being converted.
+  void Adopt(Node* node) { created_.push_back(node); }
   Endpoint AddConst(const tf::NodeDef& n, const std::string& suffix, Tensor value);
   // A 1-D int64 constant (shape, axes, pads, starts...), or a scalar.
   Endpoint AddInt64s(const tf::NodeDef& n, const std::string& suffix, const std::vector<int64_t>& values,
@@ -95,6 +103,7 @@ class TfGraphBuilder {
 
   const TfGraphIndex& index_;
   const ParseOptions& options_;
+  TfScope* scope_;
   std::unique_ptr<Graph> graph_;
   std::set<std::string> tf_names_;  // every TF node's name, reserved
   std::unordered_map<std::string, std::vector<std::optional<TfValue>>> values_;

@@ -2,6 +2,7 @@
 #include "tf_op_mappers.h"
 
 #include "tf_attrs.h"
+#include "tf_control_flow.h"
 #include "tf_tensor.h"
 
 namespace ge::tf_parser {
@@ -21,6 +22,7 @@ const OpMapperTable& OpMappers() {
     AddBatchMatMulMappers(t);
     AddIndexMappers(t);
     AddShapeMappers(t);
+    AddControlFlowMappers(t);
     return t;
   }();
   return table;

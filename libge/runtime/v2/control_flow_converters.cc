@@ -63,7 +63,7 @@ Result<int64_t> ScalarOf(DataType dtype, const std::vector<int64_t>& dims, const
 // Shared by the control-flow nodes: the node's values and the call's state.
 struct FlowContext {
   RunState* state = nullptr;
-  const Node* node = nullptr;
+  Node* node = nullptr;  // in the model instance's own graph: its output descs are this call's
   std::vector<Value*> in, out;  // in: null for an absent optional input
   size_t captures = 0;          // the last `captures` inputs
   std::vector<TensorView> views;
@@ -90,6 +90,7 @@ struct FlowContext {
     v->dims = t.desc().dims;
     v->bytes = v->ComputeBytes();
     if (v->bytes != t.size()) return Internal("node " + node->Label() + ": output " + std::to_string(j) + " size mismatch");
+    node->output_desc(j).dims = v->dims;  // what consumers infer their shapes from
     GE_RETURN_IF_ERROR(state->memory->Alloc(*v));
     if (v->bytes) std::memcpy(v->data, t.data(), v->bytes);
     return Status::Ok();

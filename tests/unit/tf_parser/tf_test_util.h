@@ -127,16 +127,21 @@ HostValue Host(const Ints& dims, const std::vector<T>& v) {
   return h;
 }
 
-// Parse → Compile → load (v2) → one Execute; the outputs in NetOutput order.
-inline Result<std::vector<HostValue>> RunTf(const TfGraph& g, const std::vector<HostValue>& inputs,
-                                          const ParseOptions& o = {}) {
+// Parse → Compile → load (v2).
+inline Result<std::unique_ptr<LoadedModel>> LoadTf(const TfGraph& g, const ParseOptions& o = {}) {
   GE_ASSIGN_OR_RETURN(auto graph, Parse(g, o));
   CompileOptions co;
   co.model_name = "tf_test";
   co.framework = "tensorflow";
   co.verify_each_pass = true;
   GE_ASSIGN_OR_RETURN(Model model, Compile(std::move(graph), co));
-  GE_ASSIGN_OR_RETURN(auto loaded, LoadModel(model, RunMode::kV2));
+  return LoadModel(model, RunMode::kV2);
+}
+
+// Parse → Compile → load (v2) → one Execute; the outputs in NetOutput order.
+inline Result<std::vector<HostValue>> RunTf(const TfGraph& g, const std::vector<HostValue>& inputs,
+                                          const ParseOptions& o = {}) {
+  GE_ASSIGN_OR_RETURN(auto loaded, LoadTf(g, o));
   if (loaded->inputs().size() != inputs.size())
     return InvalidArgument("model has " + std::to_string(loaded->inputs().size()) + " inputs, test gives " +
                            std::to_string(inputs.size()));
