@@ -1,6 +1,8 @@
 // Sampling an image at computed positions: GridSample (X [N,C,H,W] at the
 // grid [N,Ho,Wo,2] of normalised (x, y): [N,C,Ho,Wo]) and RoiAlign (X at
-// rois [R,4] of batch batch_indices [R]: [R,C,output_height,output_width]).
+// rois [R,4] of batch batch_indices [R]: [R,C,output_height,output_width])
+// and CropAndResize (TensorFlow's, on NCHW: X at boxes [R,4] of normalised
+// (y1, x1, y2, x2) of image box_indices [R]: [R,C,crop_height,crop_width]).
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -58,6 +60,23 @@ Status InferRoiAlign(InferContext& ctx) {
   return Status::Ok();
 }
 
+Status InferCropAndResize(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {0, 1}).status());
+  GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 2, infer::IsIndex, "int32 or int64"));
+  GE_RETURN_IF_ERROR(CheckOneOf(ctx, "method", "bilinear", {"bilinear", "nearest"}));
+  const TensorDesc &x = ctx.input(0), &boxes = ctx.input(1), &idx = ctx.input(2);
+  if (!x.unknown_rank() && x.rank() != 4) return ctx.Error("X must be N x C x H x W, but is " + x.ToString());
+  if (!boxes.unknown_rank() && (boxes.rank() != 2 || (boxes.dims[1] >= 0 && boxes.dims[1] != 4)))
+    return ctx.Error("boxes must be num_boxes x 4, but are " + boxes.ToString());
+  if (!idx.unknown_rank() && idx.rank() != 1) return ctx.Error("box_indices must be 1-D, but are " + idx.ToString());
+  const int64_t ch = ctx.node().GetInt("crop_height", 0), cw = ctx.node().GetInt("crop_width", 0);
+  if (ch < 1 || cw < 1) return ctx.Error("crop_height and crop_width must be positive");
+  int64_t r = boxes.unknown_rank() ? kUnknownDim : boxes.dims[0];
+  if (r < 0 && !idx.unknown_rank()) r = idx.dims[0];
+  infer::SetOutput(ctx, 0, x.dtype, {r, x.unknown_rank() ? kUnknownDim : x.dims[1], ch, cw});
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterSampleOps(OpRegistry& r) {
@@ -76,6 +95,11 @@ void RegisterSampleOps(OpRegistry& r) {
                             {"sampling_ratio", int64_t{0}},
                             {"spatial_scale", 1.0f}})
                  .Infer(InferRoiAlign));
+  // crop_height and crop_width are required.
+  r.Register(OpBuilder("CropAndResize")
+                 .Inputs(3, 3)
+                 .Defaults({{"method", std::string("bilinear")}, {"extrapolation_value", 0.0f}})
+                 .Infer(InferCropAndResize));
 }
 
 }  // namespace ge
