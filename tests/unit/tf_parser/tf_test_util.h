@@ -23,6 +23,14 @@ namespace ge::test {
 
 using Ints = std::vector<int64_t>;
 using Floats = std::vector<float>;
+using I32 = std::vector<int32_t>;
+
+// Parse options naming the outputs ("name" or "name:k").
+inline ParseOptions Outs(std::vector<std::string> names) {
+  ParseOptions o;
+  o.out_nodes = std::move(names);
+  return o;
+}
 
 inline tf::TensorShapeProto ShapeProto(const Ints& dims) {
   tf::TensorShapeProto s;
@@ -137,6 +145,16 @@ inline Result<std::vector<HostValue>> RunTf(const TfGraph& g, const std::vector<
   co.verify_each_pass = true;
   GE_ASSIGN_OR_RETURN(Model model, Compile(std::move(graph), co));
   GE_ASSIGN_OR_RETURN(auto loaded, LoadModel(model, RunMode::kV2));
+  if (loaded->dynamic()) {  // data-dependent output shapes (NonZero, Unique, NMS...)
+    std::vector<TensorView> views;
+    for (size_t i = 0; i < inputs.size() && i < loaded->inputs().size(); ++i)
+      views.push_back({loaded->inputs()[i].desc.dtype, inputs[i].dims, inputs[i].bytes.data()});
+    std::vector<Tensor> got;
+    GE_RETURN_IF_ERROR(loaded->ExecuteShaped(views, got));
+    std::vector<HostValue> outs;
+    for (const Tensor& t : got) outs.push_back({t.desc().dims, std::vector<uint8_t>(t.data(), t.data() + t.size())});
+    return outs;
+  }
   if (loaded->inputs().size() != inputs.size())
     return InvalidArgument("model has " + std::to_string(loaded->inputs().size()) + " inputs, test gives " +
                            std::to_string(inputs.size()));
