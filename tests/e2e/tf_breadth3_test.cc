@@ -15,13 +15,6 @@ namespace {
 class TfBreadth3Test : public TfGoldenTest {
  protected:
   TfBreadth3Test() : TfGoldenTest("tf_breadth3_golden.py") {}
-
-  void ConstF(TfGraph& g, const std::string& name, const Ints& dims, const std::vector<float>& v) {
-    Const(g, name, tf::DT_FLOAT, DataType::kFloat32, dims, v);
-  }
-  void ConstI(TfGraph& g, const std::string& name, const Ints& dims, const std::vector<int32_t>& v) {
-    Const(g, name, tf::DT_INT32, DataType::kInt32, dims, v);
-  }
 };
 
 TEST_F(TfBreadth3Test, DetectionHeadMatchesNumpyInV2) {

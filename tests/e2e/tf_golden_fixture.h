@@ -38,6 +38,12 @@ class TfGoldenTest : public TempDirTest {
     g.Const(name, dt, dims, v);
     Save(name, ge_dt, dims, v);
   }
+  void ConstF(TfGraph& g, const std::string& name, const Ints& dims, const std::vector<float>& v) {
+    Const(g, name, tf::DT_FLOAT, DataType::kFloat32, dims, v);
+  }
+  void ConstI(TfGraph& g, const std::string& name, const Ints& dims, const std::vector<int32_t>& v) {
+    Const(g, name, tf::DT_INT32, DataType::kInt32, dims, v);
+  }
   template <typename T>
   void Save(const std::string& name, DataType dt, const Ints& dims, const std::vector<T>& v) {
     ASSERT_TRUE(WriteNpy(Path(name + ".npy"), TensorDesc(dt, dims), v.data()).ok()) << name;

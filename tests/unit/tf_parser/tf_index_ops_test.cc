@@ -5,12 +5,6 @@
 namespace ge::test {
 namespace {
 
-Floats Count(size_t n) {
-  Floats v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
-  return v;
-}
-
 Result<std::vector<HostValue>> RunOn(const TfGraph& g, const Ints& dims, std::vector<std::string> outs) {
   ParseOptions o;
   o.out_nodes = std::move(outs);

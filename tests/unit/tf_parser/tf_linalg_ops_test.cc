@@ -5,12 +5,6 @@
 namespace ge::test {
 namespace {
 
-Floats Count(size_t n) {
-  Floats v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
-  return v;
-}
-
 TEST(TfLinalgOps, EinsumBatchMatMulAndTrace) {
   TfGraph g;
   g.Placeholder("a", {2, 2, 3});

@@ -186,6 +186,13 @@ inline Result<std::vector<HostValue>> RunWithConst(const std::string& op, const 
   return RunTf(g, {Host<float>(a_dims, a)});
 }
 
+// 0, 1, ..., n - 1.
+inline Floats Count(size_t n) {
+  Floats v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
+  return v;
+}
+
 inline Floats Iota(size_t n, float scale = 0.1f, float offset = -1.f) {
   Floats v(n);
   for (size_t i = 0; i < n; ++i) v[i] = offset + scale * static_cast<float>((i * 7) % 23);
