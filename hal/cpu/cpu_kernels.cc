@@ -40,6 +40,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterEinsumKernels(r);
   RegisterGridSampleKernels(r);
   RegisterRoiAlignKernels(r);
+  RegisterCropAndResizeKernels(r);
   RegisterDetKernels(r);
   RegisterWindowKernels(r);
   RegisterDftKernels(r);

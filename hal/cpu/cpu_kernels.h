@@ -48,6 +48,7 @@ void RegisterIntegerConvKernels(KernelRegistry& r);    // ConvInteger, QLinearCo
 void RegisterEinsumKernels(KernelRegistry& r);      // Einsum
 void RegisterGridSampleKernels(KernelRegistry& r);  // GridSample
 void RegisterRoiAlignKernels(KernelRegistry& r);    // RoiAlign
+void RegisterCropAndResizeKernels(KernelRegistry& r);  // CropAndResize (TensorFlow's, NCHW)
 void RegisterDetKernels(KernelRegistry& r);         // Det
 void RegisterWindowKernels(KernelRegistry& r);      // HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix
 void RegisterDftKernels(KernelRegistry& r);         // DFT, STFT

@@ -59,7 +59,7 @@ void RegisterReverseSequenceOps(OpRegistry& r);  // ReverseSequence
 void RegisterScatterOps(OpRegistry& r);     // ScatterElements, Scatter, ScatterND, GatherND
 void RegisterQuantOps(OpRegistry& r);       // (De)QuantizeLinear, DynamicQuantizeLinear, QLinear*, *Integer
 void RegisterEinsumOps(OpRegistry& r);      // Einsum
-void RegisterSampleOps(OpRegistry& r);      // GridSample, RoiAlign
+void RegisterSampleOps(OpRegistry& r);      // GridSample, RoiAlign, CropAndResize
 void RegisterLinalgOps(OpRegistry& r);      // Det
 void RegisterSignalOps(OpRegistry& r);      // Hann/Hamming/BlackmanWindow, DFT, STFT, MelWeightMatrix
 void RegisterUnpoolOps(OpRegistry& r);      // MaxUnpool

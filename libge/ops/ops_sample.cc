@@ -1,6 +1,8 @@
 // Sampling an image at computed positions: GridSample (X [N,C,H,W] at the
 // grid [N,Ho,Wo,2] of normalised (x, y): [N,C,Ho,Wo]) and RoiAlign (X at
-// rois [R,4] of batch batch_indices [R]: [R,C,output_height,output_width]).
+// rois [R,4] of batch batch_indices [R]: [R,C,output_height,output_width])
+// and CropAndResize (TensorFlow's, on NCHW: X at boxes [R,4] of normalised
+// (y1, x1, y2, x2) of image box_indices [R]: [R,C,crop_height,crop_width]).
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -39,23 +41,37 @@ Status InferGridSample(InferContext& ctx) {
   return Status::Ok();
 }
 
-Status InferRoiAlign(InferContext& ctx) {
+// RoiAlign and CropAndResize: X [N,C,H,W] sampled in regions [R,4] of the
+// images batch_indices [R] into [R, C, out_h, out_w] (the sizes from the
+// attributes h_attr / w_attr); `regions` and `indices` name inputs 1 and 2.
+Status InferRegionSampler(InferContext& ctx, const char* regions, const char* indices, const char* h_attr,
+                          const char* w_attr, int64_t size_default) {
   GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {0, 1}).status());
-  GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 2, infer::IsIndex, "int64"));
-  GE_RETURN_IF_ERROR(CheckOneOf(ctx, "mode", "avg", {"avg", "max"}));
-  GE_RETURN_IF_ERROR(
-      CheckOneOf(ctx, "coordinate_transformation_mode", "half_pixel", {"half_pixel", "output_half_pixel"}));
+  GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, 2, infer::IsIndex, "int32 or int64"));
   const TensorDesc &x = ctx.input(0), &rois = ctx.input(1), &idx = ctx.input(2);
   if (!x.unknown_rank() && x.rank() != 4) return ctx.Error("X must be N x C x H x W, but is " + x.ToString());
   if (!rois.unknown_rank() && (rois.rank() != 2 || (rois.dims[1] >= 0 && rois.dims[1] != 4)))
-    return ctx.Error("rois must be num_rois x 4, but are " + rois.ToString());
-  if (!idx.unknown_rank() && idx.rank() != 1) return ctx.Error("batch_indices must be 1-D, but are " + idx.ToString());
-  const int64_t oh = ctx.node().GetInt("output_height", 1), ow = ctx.node().GetInt("output_width", 1);
-  if (oh < 1 || ow < 1) return ctx.Error("output_height and output_width must be positive");
+    return ctx.Error(std::string(regions) + " must be num_" + regions + " x 4, but are " + rois.ToString());
+  if (!idx.unknown_rank() && idx.rank() != 1)
+    return ctx.Error(std::string(indices) + " must be 1-D, but are " + idx.ToString());
+  const int64_t oh = ctx.node().GetInt(h_attr, size_default), ow = ctx.node().GetInt(w_attr, size_default);
+  if (oh < 1 || ow < 1) return ctx.Error(std::string(h_attr) + " and " + w_attr + " must be positive");
   int64_t r = rois.unknown_rank() ? kUnknownDim : rois.dims[0];
   if (r < 0 && !idx.unknown_rank()) r = idx.dims[0];
   infer::SetOutput(ctx, 0, x.dtype, {r, x.unknown_rank() ? kUnknownDim : x.dims[1], oh, ow});
   return Status::Ok();
+}
+
+Status InferRoiAlign(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(CheckOneOf(ctx, "mode", "avg", {"avg", "max"}));
+  GE_RETURN_IF_ERROR(
+      CheckOneOf(ctx, "coordinate_transformation_mode", "half_pixel", {"half_pixel", "output_half_pixel"}));
+  return InferRegionSampler(ctx, "rois", "batch_indices", "output_height", "output_width", 1);
+}
+
+Status InferCropAndResize(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(CheckOneOf(ctx, "method", "bilinear", {"bilinear", "nearest"}));
+  return InferRegionSampler(ctx, "boxes", "box_indices", "crop_height", "crop_width", 0);
 }
 
 }  // namespace
@@ -76,6 +92,11 @@ void RegisterSampleOps(OpRegistry& r) {
                             {"sampling_ratio", int64_t{0}},
                             {"spatial_scale", 1.0f}})
                  .Infer(InferRoiAlign));
+  // crop_height and crop_width are required.
+  r.Register(OpBuilder("CropAndResize")
+                 .Inputs(3, 3)
+                 .Defaults({{"method", std::string("bilinear")}, {"extrapolation_value", 0.0f}})
+                 .Infer(InferCropAndResize));
 }
 
 }  // namespace ge

@@ -23,6 +23,10 @@ const OpMapperTable& OpMappers() {
     AddIndexMappers(t);
     AddShapeMappers(t);
     AddControlFlowMappers(t);
+    AddScatterMappers(t);
+    AddDetectionMappers(t);
+    AddVolumeMappers(t);
+    AddLinalgMappers(t);
     return t;
   }();
   return table;
@@ -105,6 +109,32 @@ Result<DataType> DtypeAttr(const tf::NodeDef& n, const std::string& attr) {
   if (dt == DataType::kUndefined)
     return NodeUnsupported(n, "attribute '" + attr + "' is " + TfDataTypeName(t) + ", which ge cannot hold");
   return dt;
+}
+
+Result<Endpoint> AddScalar(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& suffix, DataType dt,
+                           double value) {
+  auto make = [&](auto typed) {
+    using T = decltype(typed);
+    return b.AddConst(n, suffix, Tensor::FromVector(dt, {}, std::vector<T>{static_cast<T>(value)}));
+  };
+  switch (dt) {
+    case DataType::kFloat32: return make(float{});
+    case DataType::kFloat64: return make(double{});
+    case DataType::kInt8: return make(int8_t{});
+    case DataType::kInt16: return make(int16_t{});
+    case DataType::kInt32: return make(int32_t{});
+    case DataType::kInt64: return make(int64_t{});
+    case DataType::kUInt8: return make(uint8_t{});
+    case DataType::kUInt16: return make(uint16_t{});
+    case DataType::kBool: return make(uint8_t{});  // one byte, 0 or 1
+    default: return NodeUnsupported(n, std::string("values of ") + DataTypeName(dt) + " are not supported here");
+  }
+}
+
+Result<Endpoint> CastTo(const tf::NodeDef& n, TfGraphBuilder& b, Endpoint e, DataType dt, const std::string& suffix) {
+  if (b.Desc(e).dtype == dt) return e;
+  GE_ASSIGN_OR_RETURN(Node* c, b.Add(n, "Cast", {e}, {{"to", OnnxElemType(dt)}}, suffix));
+  return Endpoint{c, 0};
 }
 
 }  // namespace ge::tf_parser

@@ -29,6 +29,10 @@ void AddSpaceMappers(OpMapperTable& t);    // SpaceToBatchND, BatchToSpaceND, De
 void AddBatchMatMulMappers(OpMapperTable& t);  // BatchMatMul, V2, V3
 void AddIndexMappers(OpMapperTable& t);    // GatherV2, GatherNd, OneHot, TopKV2, Cumsum
 void AddShapeMappers(OpMapperTable& t);    // Range, Fill, Zeros/OnesLike, Tile, BroadcastTo, Split(V), Unpack, Slice, ReverseV2
+void AddScatterMappers(OpMapperTable& t);  // Where (one input), Unique*, ScatterNd, TensorScatter*, (Unsorted)Segment*
+void AddDetectionMappers(OpMapperTable& t);  // NonMaxSuppression*, CropAndResize
+void AddVolumeMappers(OpMapperTable& t);   // Conv3D, MaxPool3D, AvgPool3D
+void AddLinalgMappers(OpMapperTable& t);   // Einsum, MatrixBandPart, MatrixDiag
 
 // ---- helpers the families share ----
 
@@ -42,6 +46,11 @@ Result<int64_t> ScalarInt(const tf::NodeDef& n, TfGraphBuilder& b, int input, co
 // Data input 0 of a 4-D op in NCHW, the layout the IR's window and space
 // ops read: NHWC graphs (nhwc) take it NCHW-held, NCHW graphs as they are.
 Result<Endpoint> WindowInput(const tf::NodeDef& n, TfGraphBuilder& b, bool nhwc);
+// A conv filter (data input 1) in the IR's order: TF's dims permuted by
+// `perm` and reshaped to final_dims. Constants are reordered here, once; a
+// computed filter gets a Transpose (and Reshape) node.
+Result<Endpoint> ReorderedFilter(const tf::NodeDef& n, TfGraphBuilder& b, const std::vector<int64_t>& perm,
+                                 const std::vector<int64_t>& final_dims);
 // axis in [-rank, rank) made non-negative; unknown rank is Unsupported.
 Result<int64_t> NormalizeAxis(const tf::NodeDef& n, int64_t axis, int64_t rank);
 // Data input `input` (a shape, multiples) as an int64 operand: constants
@@ -51,6 +60,17 @@ Result<Endpoint> Int64Input(const tf::NodeDef& n, TfGraphBuilder& b, int input, 
 int64_t OnnxElemType(DataType t);
 // The TF dtype attribute `attr` as a ge dtype; Unsupported when ge has none.
 Result<DataType> DtypeAttr(const tf::NodeDef& n, const std::string& attr);
+// A scalar constant `value` of dtype dt (float, double, int8..int64, uint8,
+// uint16, bool); Unsupported for other dtypes.
+Result<Endpoint> AddScalar(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& suffix, DataType dt,
+                           double value);
+// ConstantOfShape(shape) holding 0, 1, or dt's lowest or highest value
+// (the identities of sum, product, max and min) for f32, f64, i32, i64.
+enum class Fill { kZero, kOne, kLowest, kHighest };
+Result<Endpoint> Filled(const tf::NodeDef& n, TfGraphBuilder& b, Endpoint shape, DataType dt, Fill fill,
+                        const std::string& suffix);
+// `e` cast to dt (itself when it has that dtype already); the Cast is named "<n>/<suffix>".
+Result<Endpoint> CastTo(const tf::NodeDef& n, TfGraphBuilder& b, Endpoint e, DataType dt, const std::string& suffix);
 
 // ---- elementwise ops (tf_elementwise.cc) ----
 

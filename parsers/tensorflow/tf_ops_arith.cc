@@ -13,6 +13,10 @@
 //   Mod, TruncateMod          → Mod(fmod=1): the remainder has the dividend's sign
 //   FloorDiv                  → float: Floor(Div(x, y)); integer: Div(x - FloorMod(x, y), y), exact
 //   ClipByValue               → Clip (one-value bounds), else Max(Min(x, hi), lo) broadcasting
+//   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh → the op of the same name
+//   Rint                      → Round (both round halves to even)
+//   IsNan, IsInf              → IsNaN, IsInf; IsFinite → Not(Or(IsNaN(x), IsInf(x)))
+//   DivNoNan, MulNoNan        → Where(Equal(y, 0), 0, Div(x, y) / Mul(x, y))
 #include "tf_attrs.h"
 #include "tf_op_mappers.h"
 
@@ -78,6 +82,29 @@ Status MapClipByValue(const tf::NodeDef& n, TfGraphBuilder& b) {
   return Status::Ok();
 }
 
+Status MapIsFinite(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> x, DataInputs(n, b, 1));
+  GE_ASSIGN_OR_RETURN(TfValue nan, AddElementwise(n, b, "IsNaN", x, {}, "is_nan"));
+  GE_ASSIGN_OR_RETURN(TfValue inf, AddElementwise(n, b, "IsInf", x, {}, "is_inf"));
+  GE_ASSIGN_OR_RETURN(TfValue bad, AddElementwise(n, b, "Or", {nan, inf}, {}, "not_finite"));
+  GE_ASSIGN_OR_RETURN(TfValue y, AddElementwise(n, b, "Not", {bad}));
+  b.Define(n, 0, y);
+  return Status::Ok();
+}
+
+// TF's DivNoNan and MulNoNan give 0 wherever y is 0, whatever x is.
+Status MapNoNan(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> xy, DataInputs(n, b, 2));
+  const DataType dt = b.Desc(xy[1].ep).dtype;
+  if (!IsFloatingPoint(dt)) return NodeUnsupported(n, std::string("y of ") + DataTypeName(dt) + " is not supported (float)");
+  GE_ASSIGN_OR_RETURN(Endpoint zero, AddScalar(n, b, "zero", dt, 0.0));
+  GE_ASSIGN_OR_RETURN(TfValue is_zero, AddElementwise(n, b, "Equal", {xy[1], TfValue{zero, false}}, {}, "y_is_zero"));
+  GE_ASSIGN_OR_RETURN(TfValue value, AddElementwise(n, b, type, xy, {}, "value"));
+  GE_ASSIGN_OR_RETURN(TfValue y, AddElementwise(n, b, "Where", {is_zero, TfValue{zero, false}, value}));
+  b.Define(n, 0, y);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void AddArithMappers(OpMapperTable& t) {
@@ -95,6 +122,14 @@ void AddArithMappers(OpMapperTable& t) {
   t["TruncateMod"] = Elementwise("Mod", 2, {{"fmod", int64_t{1}}});
   t["FloorDiv"] = MapFloorDiv;
   t["ClipByValue"] = MapClipByValue;
+  for (const char* op : {"Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"})
+    t[op] = Elementwise(op, 1);
+  t["Rint"] = Elementwise("Round", 1);
+  t["IsNan"] = Elementwise("IsNaN", 1);
+  t["IsInf"] = Elementwise("IsInf", 1);
+  t["IsFinite"] = MapIsFinite;
+  t["DivNoNan"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapNoNan(n, b, "Div"); };
+  t["MulNoNan"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapNoNan(n, b, "Mul"); };
 }
 
 }  // namespace ge::tf_parser

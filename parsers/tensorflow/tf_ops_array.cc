@@ -9,6 +9,7 @@
 //   Transpose         → Transpose (composed with the NCHW hold; none if identity)
 //   Shape             → Shape (+ Gather back to NHWC order) + Cast to out_type
 //   Pack              → Unsqueeze each + Concat
+//   Size              → Size + Cast to out_type;  Rank → an int32 constant (known rank)
 #include <numeric>
 #include <set>
 
@@ -205,6 +206,28 @@ Status MapPack(const tf::NodeDef& n, TfGraphBuilder& b) {
   return Status::Ok();
 }
 
+Status MapSize(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
+  GE_ASSIGN_OR_RETURN(int tf_type, AttrType(n, "out_type", tf::DT_INT32));
+  if (tf_type != tf::DT_INT32 && tf_type != tf::DT_INT64) return NodeError(n, "out_type must be int32 or int64");
+  const bool cast = tf_type == tf::DT_INT32;
+  const DataType to = cast ? DataType::kInt32 : DataType::kInt64;
+  GE_ASSIGN_OR_RETURN(Node* s, b.Add(n, "Size", {x.ep}, {}, cast ? "size" : ""));
+  GE_ASSIGN_OR_RETURN(Endpoint y, CastTo(n, b, Endpoint{s, 0}, to, ""));
+  b.Define(n, 0, TfValue{y, false});
+  return Status::Ok();
+}
+
+Status MapRank(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(TfValue x, b.Input(n, 0));
+  const int64_t rank = b.LogicalRank(x);
+  if (rank < 0) return NodeUnsupported(n, "an input of unknown rank is not supported");
+  b.Define(n, 0, TfValue{b.AddConst(n, "", Tensor::FromVector(DataType::kInt32, {}, std::vector<int32_t>{
+                                                                 static_cast<int32_t>(rank)})),
+                         false});
+  return Status::Ok();
+}
+
 }  // namespace
 
 void AddArrayMappers(OpMapperTable& t) {
@@ -219,6 +242,8 @@ void AddArrayMappers(OpMapperTable& t) {
   t["Transpose"] = MapTranspose;
   t["Shape"] = MapShape;
   t["Pack"] = MapPack;
+  t["Size"] = MapSize;
+  t["Rank"] = MapRank;
 }
 
 }  // namespace ge::tf_parser

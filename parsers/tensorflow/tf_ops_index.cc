@@ -1,5 +1,7 @@
 // Indexing ops, all in TF's own layout:
-//   GatherV2  → Gather (constant axis; batch_dims other than 0 refused)
+//   GatherV2  → Gather (constant axis); with batch_dims b > 0, GatherND(batch_dims=b)
+//               of Unsqueeze(indices, -1) on params with the axis moved to dim b, and a
+//               Transpose putting the indices' dims back after params' dims b..axis-1
 //   GatherNd  → Gather on params flattened over the indexed dims, the flat
 //               index = Sum(indices * strides) (params' indexed dims known)
 //   OneHot    → Where(Equal(Unsqueeze(indices, axis), 0..depth-1), on, off):
@@ -13,14 +15,59 @@ namespace ge::tf_parser {
 
 namespace {
 
+// TF: output = params.shape[:axis] + indices.shape[b:] + params.shape[axis+1:],
+// the first b dims shared by params and indices. GatherND with batch_dims=b
+// gathers along dim b, so the axis is moved there first; its result has
+// the indices' dims before params' dims b..axis-1, which a Transpose swaps.
+Status MapBatchGather(const tf::NodeDef& n, TfGraphBuilder& b, Endpoint params, Endpoint indices, int64_t batch,
+                      int64_t axis) {
+  const int64_t r = b.Desc(params).rank(), q = b.Desc(indices).rank() - batch, m = axis - batch;
+  auto range = [](std::vector<int64_t>& v, int64_t from, int64_t to) {
+    for (int64_t i = from; i < to; ++i) v.push_back(i);
+  };
+  if (m > 0) {
+    std::vector<int64_t> perm;
+    range(perm, 0, batch);
+    perm.push_back(axis);
+    range(perm, batch, axis);
+    range(perm, axis + 1, r);
+    GE_ASSIGN_OR_RETURN(Node* t, b.Add(n, "Transpose", {params}, {{"perm", perm}}, "axis_to_batch"));
+    params = Endpoint{t, 0};
+  }
+  GE_ASSIGN_OR_RETURN(Endpoint idx, CastTo(n, b, indices, DataType::kInt64, "indices_i64"));
+  GE_ASSIGN_OR_RETURN(Node* u, b.Add(n, "Unsqueeze", {idx, b.AddInt64s(n, "last", {-1})}, {}, "tuples"));
+  GE_ASSIGN_OR_RETURN(Node* g, b.Add(n, "GatherND", {params, Endpoint{u, 0}}, {{"batch_dims", batch}},
+                                     m > 0 ? "gather" : ""));
+  Endpoint y{g, 0};
+  if (m > 0) {
+    std::vector<int64_t> perm;
+    range(perm, 0, batch);
+    range(perm, batch + q, batch + q + m);
+    range(perm, batch, batch + q);
+    range(perm, batch + q + m, r - 1 + q);
+    GE_ASSIGN_OR_RETURN(Node* t, b.Add(n, "Transpose", {y}, {{"perm", perm}}));
+    y = Endpoint{t, 0};
+  }
+  b.Define(n, 0, TfValue{y, false});
+  return Status::Ok();
+}
+
 Status MapGatherV2(const tf::NodeDef& n, TfGraphBuilder& b) {
   GE_ASSIGN_OR_RETURN(int64_t batch_dims, AttrInt(n, "batch_dims", 0));
-  if (batch_dims != 0) return NodeUnsupported(n, "batch_dims " + std::to_string(batch_dims) + " is not supported (0)");
   GE_ASSIGN_OR_RETURN(std::vector<TfValue> in, DataInputs(n, b, 3));
   GE_ASSIGN_OR_RETURN(int64_t axis, ScalarInt(n, b, 2, "axis"));
   GE_ASSIGN_OR_RETURN(Endpoint params, b.Logical(in[0]));
   GE_ASSIGN_OR_RETURN(Endpoint indices, b.Logical(in[1]));
   GE_ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(n, axis, b.Desc(params).rank()));
+  if (batch_dims != 0) {
+    const int64_t qr = b.Desc(indices).rank();
+    if (b.Desc(indices).unknown_rank()) return NodeUnsupported(n, "batch_dims needs indices of known rank");
+    const int64_t bd = batch_dims < 0 ? batch_dims + qr : batch_dims;
+    if (bd < 0 || bd > qr || bd > a)
+      return NodeError(n, "batch_dims " + std::to_string(batch_dims) + " must be in [-" + std::to_string(qr) + ", " +
+                              std::to_string(qr) + "] and at most the axis " + std::to_string(a));
+    if (bd > 0) return MapBatchGather(n, b, params, indices, bd, a);
+  }
   GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, "Gather", {params, indices}, {{"axis", a}}));
   b.Define(n, 0, TfValue{Endpoint{y, 0}, false});
   return Status::Ok();

@@ -1,8 +1,12 @@
 // Graph inputs, constants and the ops that only pass a value on:
 //   Placeholder → Data (attr "index"; shape from attr "shape", or --input_shape)
 //   Const       → Const (tensor_content or *_val, TF's fill rule)
-//   Identity, StopGradient, Snapshot → the input itself (an IR Identity only
-//               when the node has control inputs to keep)
+//   Identity, StopGradient, Snapshot, PreventGradient, CheckNumerics,
+//   PlaceholderWithDefault → the input itself (an IR Identity only when the
+//               node has control inputs to keep). CheckNumerics does not
+//               check (inference graphs keep it only as a debugging aid);
+//               PlaceholderWithDefault takes its default, as a frozen graph
+//               run without feeding it does
 //   NoOp        → nothing (its control inputs pass on to whoever waits for it)
 #include "tf_attrs.h"
 #include "tf_op_mappers.h"
@@ -60,7 +64,9 @@ Status MapNoOp(const tf::NodeDef&, TfGraphBuilder&) { return Status::Ok(); }
 void AddIoMappers(OpMapperTable& t) {
   t["Placeholder"] = MapPlaceholder;
   t["Const"] = MapConst;
-  for (const char* op : {"Identity", "StopGradient", "Snapshot"}) t[op] = MapIdentity;
+  for (const char* op : {"Identity", "StopGradient", "Snapshot", "PreventGradient", "CheckNumerics",
+                         "PlaceholderWithDefault"})
+    t[op] = MapIdentity;
   t["NoOp"] = MapNoOp;
 }
 

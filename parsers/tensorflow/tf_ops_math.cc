@@ -7,6 +7,7 @@
 //   Add, AddV2, Sub, Mul, RealDiv, Maximum, Minimum → Add, Sub, Mul, Div, Max, Min
 //   MatMul                                       → MatMul, or Gemm(transA, transB)
 //   Mean, Sum, Max, Min, Prod                    → ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd
+//   EuclideanNorm                                → ReduceL2
 //   Softmax, LogSoftmax                          → Softmax, LogSoftmax over the last axis
 //   Cast                                         → Cast(to = DstT)
 #include <set>
@@ -118,7 +119,8 @@ void AddMathMappers(OpMapperTable& t) {
   for (const auto& [tf_op, type] : binary) t[tf_op] = Elementwise(type, 2);
   t["MatMul"] = MapMatMul;
   const std::map<std::string, std::string> reduce = {
-      {"Mean", "ReduceMean"}, {"Sum", "ReduceSum"}, {"Max", "ReduceMax"}, {"Min", "ReduceMin"}, {"Prod", "ReduceProd"}};
+      {"Mean", "ReduceMean"}, {"Sum", "ReduceSum"}, {"Max", "ReduceMax"}, {"Min", "ReduceMin"}, {"Prod", "ReduceProd"},
+      {"EuclideanNorm", "ReduceL2"}};
   for (const auto& [tf_op, type] : reduce)
     t[tf_op] = [type = type](const tf::NodeDef& n, TfGraphBuilder& b) { return MapReduce(n, b, type); };
   t["Softmax"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapSoftmax(n, b, "Softmax"); };

@@ -8,6 +8,8 @@
 //   MaxPool, AvgPool      → MaxPool, AveragePool (count_include_pad=0, TF's average)
 //   Conv2DBackpropInput   → ConvTranspose (filter HWIO → [out_backprop C, C, kh, kw]; the
 //                           constant input_sizes fixed by pads + output_padding)
+//   LRN                   → LRN over the channels (size = 2 * depth_radius + 1,
+//                           alpha = TF's alpha * size: ONNX divides by size)
 #include <algorithm>
 #include <variant>
 
@@ -18,17 +20,8 @@
 
 namespace ge::tf_parser {
 
-namespace {
-
-std::pair<int64_t, int64_t> SpatialDims(TfGraphBuilder& b, Endpoint nchw) {
-  const auto& d = b.Desc(nchw).dims;
-  return {d[2], d[3]};
-}
-
-// The filter as the IR wants it: constants are reordered here, once; a
-// computed filter gets a Transpose (and Reshape) node.
-Result<Endpoint> Filter(const tf::NodeDef& n, TfGraphBuilder& b, const std::vector<int64_t>& perm,
-                        const std::vector<int64_t>& final_dims) {
+Result<Endpoint> ReorderedFilter(const tf::NodeDef& n, TfGraphBuilder& b, const std::vector<int64_t>& perm,
+                                 const std::vector<int64_t>& final_dims) {
   GE_ASSIGN_OR_RETURN(TfValue f, b.Input(n, 1));
   if (const Tensor* c = b.ConstValue(f)) {
     Tensor t = TransposeTensor(*c, perm);
@@ -42,6 +35,13 @@ Result<Endpoint> Filter(const tf::NodeDef& n, TfGraphBuilder& b, const std::vect
   Endpoint shape = b.AddInt64s(n, "filter_shape", final_dims);
   GE_ASSIGN_OR_RETURN(Node* r, b.Add(n, "Reshape", {Endpoint{t, 0}, shape}, {}, "filter_reshape"));
   return Endpoint{r, 0};
+}
+
+namespace {
+
+std::pair<int64_t, int64_t> SpatialDims(TfGraphBuilder& b, Endpoint nchw) {
+  const auto& d = b.Desc(nchw).dims;
+  return {d[2], d[3]};
 }
 
 Result<std::vector<int64_t>> FilterDims(const tf::NodeDef& n, TfGraphBuilder& b) {
@@ -64,7 +64,7 @@ Status MapConv(const tf::NodeDef& n, TfGraphBuilder& b, bool depthwise) {
     if (channels >= 0 && channels != fd[2])
       return NodeError(n, "input has " + std::to_string(channels) + " channels, the filter " + std::to_string(fd[2]));
     group = fd[2];
-    GE_ASSIGN_OR_RETURN(w, Filter(n, b, {2, 3, 0, 1}, {fd[2] * fd[3], 1, fd[0], fd[1]}));
+    GE_ASSIGN_OR_RETURN(w, ReorderedFilter(n, b, {2, 3, 0, 1}, {fd[2] * fd[3], 1, fd[0], fd[1]}));
   } else {
     if (channels >= 0) {
       if (fd[2] <= 0 || channels % fd[2] != 0)
@@ -72,7 +72,7 @@ Status MapConv(const tf::NodeDef& n, TfGraphBuilder& b, bool depthwise) {
                                 std::to_string(fd[2]) + " input channels do not divide");
       group = channels / fd[2];
     }
-    GE_ASSIGN_OR_RETURN(w, Filter(n, b, {3, 2, 0, 1}, {fd[3], fd[2], fd[0], fd[1]}));
+    GE_ASSIGN_OR_RETURN(w, ReorderedFilter(n, b, {3, 2, 0, 1}, {fd[3], fd[2], fd[0], fd[1]}));
   }
   GE_ASSIGN_OR_RETURN(auto stride, SpatialPair(n, "strides", nhwc));
   GE_ASSIGN_OR_RETURN(auto dilation, SpatialPair(n, "dilations", nhwc, std::vector<int64_t>{1, 1, 1, 1}));
@@ -104,7 +104,7 @@ Status MapConv2DBackpropInput(const tf::NodeDef& n, TfGraphBuilder& b) {
     return NodeError(n, "filter [" + std::to_string(fd[0]) + "," + std::to_string(fd[1]) + "," + std::to_string(fd[2]) +
                             "," + std::to_string(fd[3]) + "] does not match input_sizes and out_backprop");
   if (in_h < 0 || in_w < 0) return NodeUnsupported(n, "out_backprop needs known spatial dims");
-  GE_ASSIGN_OR_RETURN(Endpoint w, Filter(n, b, {3, 2, 0, 1}, {fd[3], fd[2], fd[0], fd[1]}));
+  GE_ASSIGN_OR_RETURN(Endpoint w, ReorderedFilter(n, b, {3, 2, 0, 1}, {fd[3], fd[2], fd[0], fd[1]}));
   GE_ASSIGN_OR_RETURN(auto stride, SpatialPair(n, "strides", nhwc));
   GE_ASSIGN_OR_RETURN(auto dilation, SpatialPair(n, "dilations", nhwc, std::vector<int64_t>{1, 1, 1, 1}));
   GE_ASSIGN_OR_RETURN(auto attrs, PaddingAttrs(n, nhwc, out, {fd[0], fd[1]}, stride, dilation));
@@ -208,6 +208,26 @@ Status MapFusedBatchNorm(const tf::NodeDef& n, TfGraphBuilder& b) {
   return Status::Ok();
 }
 
+// TF's LRN sums the squares over depth_radius channels each side of the
+// last (NHWC channel) axis: sqr_sum = sum(x[c - r .. c + r]^2),
+// y = x / (bias + alpha * sqr_sum)^beta.
+Status MapLrn(const tf::NodeDef& n, TfGraphBuilder& b) {
+  GE_ASSIGN_OR_RETURN(int64_t radius, AttrInt(n, "depth_radius", 5));
+  GE_ASSIGN_OR_RETURN(float bias, AttrFloat(n, "bias", 1.0f));
+  GE_ASSIGN_OR_RETURN(float alpha, AttrFloat(n, "alpha", 1.0f));
+  GE_ASSIGN_OR_RETURN(float beta, AttrFloat(n, "beta", 0.5f));
+  if (radius < 0 || radius > (int64_t{1} << 20)) return NodeError(n, "attribute 'depth_radius' is out of range");
+  GE_ASSIGN_OR_RETURN(Endpoint x, WindowInput(n, b, /*nhwc=*/true));
+  const int64_t size = 2 * radius + 1;
+  GE_ASSIGN_OR_RETURN(Node* y, b.Add(n, "LRN", {x},
+                                     {{"size", size},
+                                      {"alpha", alpha * static_cast<float>(size)},
+                                      {"beta", beta},
+                                      {"bias", bias}}));
+  b.Define(n, 0, TfValue{Endpoint{y, 0}, true});
+  return Status::Ok();
+}
+
 }  // namespace
 
 void AddNnMappers(OpMapperTable& t) {
@@ -219,6 +239,7 @@ void AddNnMappers(OpMapperTable& t) {
   t["BiasAdd"] = MapBiasAdd;
   t["BiasAddV1"] = MapBiasAdd;
   for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"}) t[op] = MapFusedBatchNorm;
+  t["LRN"] = MapLrn;
 }
 
 }  // namespace ge::tf_parser

@@ -16,13 +16,6 @@ namespace {
 class TfBreadth2Test : public TfGoldenTest {
  protected:
   TfBreadth2Test() : TfGoldenTest("tf_breadth2_golden.py") {}
-
-  void ConstF(TfGraph& g, const std::string& name, const Ints& dims, const std::vector<float>& v) {
-    Const(g, name, tf::DT_FLOAT, DataType::kFloat32, dims, v);
-  }
-  void ConstI(TfGraph& g, const std::string& name, const Ints& dims, const std::vector<int32_t>& v) {
-    Const(g, name, tf::DT_INT32, DataType::kInt32, dims, v);
-  }
   TfGraph Decoder();
 };
 

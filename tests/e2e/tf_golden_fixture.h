@@ -38,15 +38,23 @@ class TfGoldenTest : public TempDirTest {
     g.Const(name, dt, dims, v);
     Save(name, ge_dt, dims, v);
   }
+  void ConstF(TfGraph& g, const std::string& name, const Ints& dims, const std::vector<float>& v) {
+    Const(g, name, tf::DT_FLOAT, DataType::kFloat32, dims, v);
+  }
+  void ConstI(TfGraph& g, const std::string& name, const Ints& dims, const std::vector<int32_t>& v) {
+    Const(g, name, tf::DT_INT32, DataType::kInt32, dims, v);
+  }
   template <typename T>
   void Save(const std::string& name, DataType dt, const Ints& dims, const std::vector<T>& v) {
     ASSERT_TRUE(WriteNpy(Path(name + ".npy"), TensorDesc(dt, dims), v.data()).ok()) << name;
   }
 
-  // Writes the .pb, computes the goldens, converts, and runs both modes
-  // against them; `inputs` are the .npy stems in Placeholder order.
+  // Writes the .pb, computes the goldens, converts, and runs `modes` (both
+  // by default; data-dependent shapes run in v2 only) against them;
+  // `inputs` are the .npy stems in Placeholder order.
   void ConvertRunCompare(const TfGraph& g, const std::string& model, const std::vector<std::string>& inputs,
-                         const std::vector<std::string>& outputs) {
+                         const std::vector<std::string>& outputs,
+                         const std::vector<std::string>& modes = {"v2", "sink"}) {
     WriteFileBytes(Path(model + ".pb"), g.Bytes());
     const std::string py = "/usr/bin/python3 " + ShellQuote(golden_script_) + " " + model + " " +
                            ShellQuote(dir_.string()) + " >" + ShellQuote(Path("golden.log")) + " 2>&1";
@@ -60,7 +68,7 @@ class TfGoldenTest : public TempDirTest {
     ToolResult atc = Run("ge-atc", {"--model", Path(model + ".pb"), "--framework", "3", "--output", Path(model),
                                     "--out_nodes", out_nodes});
     ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
-    for (const char* mode : {"v2", "sink"}) {
+    for (const std::string& mode : modes) {
       SCOPED_TRACE(mode);
       ToolResult run = Run("ge-run", {"--model", Path(model + ".om"), "--mode", mode, "--input", in_files,
                                       "--compare", goldens});

@@ -34,6 +34,7 @@ struct AxisPass {
 struct ResizeAttrs {
   std::string mode, transform, nearest;
   double a = -0.75;
+  int64_t cubic_table = 0;  // > 0: fractions rounded to 1/cubic_table (TF's table)
   bool exclude_outside = false;
   float extrapolation = 0;
 };
@@ -45,6 +46,12 @@ void CubicCoeffs(double t, double a, double c[4]) {
   c[1] = ((a + 2) * t - (a + 3)) * t * t + 1;
   c[2] = ((a + 2) * t2 - (a + 3)) * t2 * t2 + 1;
   c[3] = ((a * t3 - 5 * a) * t3 + 8 * a) * t3 - 4 * a;
+}
+
+// t rounded to the nearest multiple of 1/n (halves to even, as lrintf): the
+// entry of an n-interval coefficient table TF reads.
+double TableFraction(double t, int64_t n) {
+  return std::nearbyint(t * static_cast<double>(n)) / static_cast<double>(n);
 }
 
 // Input coordinate of output index o, as ONNX's reference computes it
@@ -112,7 +119,7 @@ AxisPass MakePass(const ResizeAttrs& at, int axis, int64_t in, int64_t out, doub
       w[1] = static_cast<float>(ratio);
     } else {
       double c[4];
-      CubicCoeffs(ratio, at.a, c);
+      CubicCoeffs(at.cubic_table > 0 ? TableFraction(ratio, at.cubic_table) : ratio, at.a, c);
       double sum = 0;
       for (int k = 0; k < 4; ++k) {
         const int64_t i = base - 1 + k;
@@ -159,6 +166,9 @@ Result<ResizePlan> PlanResize(const KernelSpec& spec) {
   at.nearest = spec.attrs.GetString("nearest_mode", "round_prefer_floor");
   at.a = spec.attrs.GetFloat("cubic_coeff_a", -0.75f);
   at.exclude_outside = spec.attrs.GetInt("exclude_outside", 0) != 0;
+  at.cubic_table = spec.attrs.GetInt("_cubic_table_size", 0);
+  if (at.cubic_table < 0 || at.cubic_table > (int64_t{1} << 24))
+    return Bad(spec, "_cubic_table_size must be in 0.." + std::to_string(int64_t{1} << 24));
   at.extrapolation = spec.attrs.GetFloat("extrapolation_value", 0.0f);
   const bool v10 = spec.inputs.size() == 2 && spec.attrs.GetInt("_opset", 13) < 11;
   if (v10) at.transform = "asymmetric";

@@ -67,6 +67,20 @@ TEST(ResizeKernel, CubicWeightsSumToOneAndExcludeOutside) {
   EXPECT_NEAR(r[0].as<float>()[2], 1.0f, 1e-6);
 }
 
+TEST(ResizeKernel, CubicTableRoundsTheFractionAsTensorFlow) {
+  // An impulse at 1, 4 -> 12 asymmetric: output 1 reads x = 1/3, whose
+  // weight on input 1 is f(2/3); TF's 1024-entry table reads f(683/1024).
+  auto f = [](double s, double a) { return ((a + 2) * s - (a + 3)) * s * s + 1; };
+  hal::Attrs a = ResizeAttrs("cubic", "asymmetric");
+  const auto x = HostTensor::F32({1, 4}, {0, 1, 0, 0});
+  RUN_OK(exact, "Resize", a, {x, HostTensor::Absent(), Scales({1, 3})}, {{DataType::kFloat32, {1, 12}}});
+  EXPECT_NEAR(exact[0].as<float>()[1], f(2.0 / 3, -0.75), 1e-6);
+  a.Set("_cubic_table_size", int64_t{1024});
+  RUN_OK(table, "Resize", a, {x, HostTensor::Absent(), Scales({1, 3})}, {{DataType::kFloat32, {1, 12}}});
+  EXPECT_NEAR(table[0].as<float>()[1], f(683.0 / 1024, -0.75), 1e-6);
+  EXPECT_GT(std::abs(table[0].as<float>()[1] - exact[0].as<float>()[1]), 1e-4);
+}
+
 TEST(ResizeKernel, CropAndResizeExtrapolates) {
   // roi [0.5, 1.5] of [0, 10, 20] on the last axis: samples at 1, 1.5, 2, 2.5, 3 -> the last two are outside.
   hal::Attrs a = ResizeAttrs("linear", "tf_crop_and_resize");

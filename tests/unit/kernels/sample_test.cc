@@ -67,6 +67,31 @@ TEST(RoiAlignKernel, AverageOfBilinearSamples) {
   EXPECT_FALSE(bad.ok());
 }
 
+TEST(CropAndResizeKernel, TensorFlowSamplingOnNchw) {
+  // Two channels of 3 x 3 (0..8 and 10..18). Box (0, 0.5, 1, 1) at 2 x 2:
+  // rows 0 and 2, columns 1 and 2; a box past the edge extrapolates; a
+  // 1 x 1 crop samples the box's middle, nearest rounding halves up.
+  std::vector<float> img = Iota(9);
+  for (int i = 0; i < 9; ++i) img.push_back(10.f + static_cast<float>(i));
+  const auto x = HostTensor::F32({1, 2, 3, 3}, img);
+  hal::Attrs a = Attr("crop_height", int64_t{2});
+  a.Set("crop_width", int64_t{2});
+  a.Set("extrapolation_value", -1.0);
+  RUN_OK(y, "CropAndResize", a,
+         {x, HostTensor::F32({2, 4}, {0, 0.5f, 1, 1, 0, 0.5f, 1, 1.5f}), I32({2}, {0, 0})},
+         {{DataType::kFloat32, {2, 2, 2, 2}}});
+  ExpectNear(y[0].as<float>(), {1, 2, 7, 8, 11, 12, 17, 18, 1, -1, 7, -1, 11, -1, 17, -1});
+  hal::Attrs one = Attr("crop_height", int64_t{1});
+  one.Set("crop_width", int64_t{1});
+  one.Set("method", std::string("nearest"));
+  RUN_OK(n, "CropAndResize", one, {x, HostTensor::F32({1, 4}, {0, 0.5f, 0.5f, 1}), I32({1}, {0})},
+         {{DataType::kFloat32, {1, 2, 1, 1}}});
+  ExpectNear(n[0].as<float>(), {5, 15});  // the middle (0.25 * 2, 0.75 * 2) = (0.5, 1.5) rounds to (1, 2)
+  auto bad = RunKernel("CropAndResize", a, {x, HostTensor::F32({1, 4}, {0, 0, 1, 1}), I32({1}, {1})},
+                       {{DataType::kFloat32, {1, 2, 2, 2}}});
+  EXPECT_FALSE(bad.ok());
+}
+
 TEST(DetKernel, BatchesAndPivoting) {
   RUN_OK(d, "Det", {}, {HostTensor::F32({2, 2, 2}, {1, 2, 3, 4, 0, 1, 1, 0})}, {{DataType::kFloat32, {2}}});
   ExpectNear(d[0].as<float>(), {-2, -1});

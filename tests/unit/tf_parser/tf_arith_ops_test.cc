@@ -181,5 +181,83 @@ TEST(TfArithOps, UnsupportedDtypesNameTheNode) {
   EXPECT_NE(s.status().message().find("sp (Softplus)"), std::string::npos) << s.status().message();
 }
 
+TEST(TfArithOps, TrigonometryRintAndFiniteTests) {
+  const Floats x = {-0.9f, -0.25f, 0.f, 0.5f, 0.75f};
+  TfGraph g;
+  g.Placeholder("x", {5});
+  const std::vector<std::pair<std::string, double (*)(double)>> unary = {
+      {"Sin", std::sin},   {"Cos", std::cos},   {"Tan", std::tan},     {"Asin", std::asin},
+      {"Acos", std::acos}, {"Atan", std::atan}, {"Sinh", std::sinh},   {"Cosh", std::cosh},
+      {"Asinh", std::asinh}, {"Atanh", std::atanh}};
+  std::vector<std::string> outs;
+  for (const auto& [op, f] : unary) {
+    g.Node(op, op, {"x"});
+    outs.push_back(op);
+  }
+  g.ConstF("two", {}, {2.f});
+  g.Node("AddV2", "x2", {"x", "two"});
+  g.Node("Acosh", "Acosh", {"x2"});
+  g.ConstF("ten", {}, {10.f});
+  g.Node("Mul", "x10", {"x", "ten"});
+  g.Node("Rint", "rint", {"x10"});  // -9, -2.5 -> -2, 0, 5, 7.5 -> 8: halves to even
+  g.ConstF("z", {5}, {1.f, 0.f, 0.f, -1.f, 2.f});
+  g.Node("RealDiv", "ratio", {"z", "x"});  // 1/-0.9, 0, nan, -2, 2.67 (0/0 = nan)
+  g.Node("Log", "log", {"x"});             // nan, nan, -inf, finite, finite
+  for (const char* op : {"IsNan", "IsInf", "IsFinite"}) g.Node(op, op, {"log"});
+  g.Node("DivNoNan", "div0", {"x", "z"});
+  g.Node("MulNoNan", "mul0", {"log", "z"});
+  for (const char* o : {"Acosh", "rint", "IsNan", "IsInf", "IsFinite", "div0", "mul0"}) outs.push_back(o);
+  auto r = RunTf(g, {Host<float>({5}, x)}, Outs(outs));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  for (size_t k = 0; k < unary.size(); ++k) {
+    Floats want;
+    for (float v : x) want.push_back(static_cast<float>(unary[k].second(v)));
+    SCOPED_TRACE(unary[k].first);
+    ExpectNear((*r)[k].f(), want, 1e-5f);
+  }
+  const size_t k = unary.size();
+  Floats acosh;
+  for (float v : x) acosh.push_back(static_cast<float>(std::acosh(v + 2.0)));
+  ExpectNear((*r)[k].f(), acosh, 1e-5f);
+  EXPECT_EQ((*r)[k + 1].f(), (Floats{-9, -2, 0, 5, 8}));
+  using B = std::vector<uint8_t>;
+  EXPECT_EQ((*r)[k + 2].as<uint8_t>(), (B{1, 1, 0, 0, 0}));
+  EXPECT_EQ((*r)[k + 3].as<uint8_t>(), (B{0, 0, 1, 0, 0}));
+  EXPECT_EQ((*r)[k + 4].as<uint8_t>(), (B{0, 0, 0, 1, 1}));
+  ExpectNear((*r)[k + 5].f(), {-0.9f, 0, 0, -0.5f, 0.375f});
+  const Floats mul = (*r)[k + 6].f();  // log(x) * z, 0 where z is 0 even for nan or -inf
+  EXPECT_TRUE(std::isnan(mul[0]));
+  EXPECT_EQ(mul[1], 0.f);
+  EXPECT_EQ(mul[2], 0.f);
+  EXPECT_NEAR(mul[3], -std::log(0.5f), 1e-6);
+  EXPECT_NEAR(mul[4], 2 * std::log(0.75f), 1e-6);
+}
+
+TEST(TfArithOps, SizeRankEuclideanNormAndPassThroughs) {
+  TfGraph g;
+  g.Placeholder("x", {2, 3});
+  g.Node("Size", "size", {"x"});
+  SetType(g.Node("Size", "size64", {"x"}), "out_type", tf::DT_INT64);
+  g.Node("Rank", "rank", {"x"});
+  g.ConstI32("last", {1}, {1});
+  SetB(g.Node("EuclideanNorm", "norm", {"x", "last"}), "keep_dims", true);
+  g.Node("PreventGradient", "pg", {"x"});
+  g.Node("CheckNumerics", "cn", {"pg"});
+  g.ConstF("default", {2}, {7, 8});
+  auto* d = g.Node("PlaceholderWithDefault", "pwd", {"default"});
+  d->mutable_attr()->erase("T");
+  SetType(d, "dtype", tf::DT_FLOAT);
+  auto r = RunTf(g, {Host<float>({2, 3}, Floats{3, 4, 0, 1, 2, 2})},
+                 Outs({"size", "size64", "rank", "norm", "cn", "pwd"}));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ((*r)[0].as<int32_t>(), (I32{6}));
+  EXPECT_EQ((*r)[1].as<int64_t>(), (std::vector<int64_t>{6}));
+  EXPECT_EQ((*r)[2].as<int32_t>(), (I32{2}));
+  EXPECT_EQ((*r)[3].dims, (Ints{2, 1}));
+  ExpectNear((*r)[3].f(), {5, 3});
+  EXPECT_EQ((*r)[4].f(), (Floats{3, 4, 0, 1, 2, 2}));
+  EXPECT_EQ((*r)[5].f(), (Floats{7, 8}));
+}
+
 }  // namespace
 }  // namespace ge::test

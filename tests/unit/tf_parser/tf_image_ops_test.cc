@@ -1,17 +1,11 @@
 // The image and batched-matrix mappers (Conv2DBackpropInput, ResizeBilinear,
-// ResizeNearestNeighbor, DepthToSpace, SpaceToDepth, SpaceToBatchND,
+// ResizeNearestNeighbor, ResizeBicubic, ResizeArea, DepthToSpace, SpaceToDepth, SpaceToBatchND,
 // BatchToSpaceND, BatchMatMul*, ClipByValue), compiled and run against
 // references written from TensorFlow's op documentation, in NHWC.
 #include "tf_test_util.h"
 
 namespace ge::test {
 namespace {
-
-ParseOptions Outs(std::vector<std::string> names) {
-  ParseOptions o;
-  o.out_nodes = std::move(names);
-  return o;
-}
 
 // TF's Conv2DBackpropInput: the transpose of a Conv2D of an input of
 // `out` [N,H,W,C] (filter [kh,kw,C,M]) applied to dy [N,oh,ow,M].
@@ -157,6 +151,107 @@ TEST(TfImageOps, ResizeFollowsTfCoordinateRules) {
                                          : ResizeNearestNhwc(x, d, size[0], size[1], align, half),
                    1e-4f);
       }
+}
+
+// TF's ResizeBicubic: per axis, the taps at floor(in) - 1 .. + 2 of
+// in = (o + 0.5) * scale - 0.5 (half_pixel_centers; Keys' a = -0.5, taps
+// outside dropped and the rest renormalised) or o * scale (a = -0.75, the
+// edge repeats), weights from a 1024-step table of the fraction.
+struct Taps {
+  int64_t at[4];
+  float w[4];
+};
+Taps BicubicTaps(int64_t o, int64_t in, int64_t out, bool align, bool half) {
+  const float scale = align && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                                       : static_cast<float>(in) / static_cast<float>(out);
+  const float loc = half ? (static_cast<float>(o) + 0.5f) * scale - 0.5f : static_cast<float>(o) * scale;
+  const int64_t base = static_cast<int64_t>(std::floor(loc));
+  const double t = static_cast<double>(std::lrintf((loc - static_cast<float>(base)) * 1024)) / 1024;
+  const double a = half ? -0.5 : -0.75;
+  auto near = [a](double s) { return ((a + 2) * s - (a + 3)) * s * s + 1; };
+  auto far = [a](double s) { return ((a * s - 5 * a) * s + 8 * a) * s - 4 * a; };
+  const double c[4] = {far(1 + t), near(t), near(1 - t), far(2 - t)};
+  Taps r{};
+  double sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    const int64_t i = base - 1 + k;
+    r.at[k] = std::min(std::max<int64_t>(i, 0), in - 1);
+    r.w[k] = half && r.at[k] != i ? 0.f : static_cast<float>(c[k]);
+    sum += r.w[k];
+  }
+  if (half)
+    for (float& w : r.w) w = static_cast<float>(w / sum);
+  return r;
+}
+
+Floats ResizeBicubicNhwc(const Floats& x, const Ints& d, int64_t oh, int64_t ow, bool align, bool half) {
+  const int64_t H = d[1], W = d[2], C = d[3];
+  Floats y;
+  for (int64_t i = 0; i < oh; ++i) {
+    const Taps ty = BicubicTaps(i, H, oh, align, half);
+    for (int64_t j = 0; j < ow; ++j) {
+      const Taps tx = BicubicTaps(j, W, ow, align, half);
+      for (int64_t c = 0; c < C; ++c) {
+        double acc = 0;
+        for (int p = 0; p < 4; ++p)
+          for (int q = 0; q < 4; ++q) acc += ty.w[p] * tx.w[q] * x[(ty.at[p] * W + tx.at[q]) * C + c];
+        y.push_back(static_cast<float>(acc));
+      }
+    }
+  }
+  return y;
+}
+
+// TF's ResizeArea: output (i, j) averages the input cells that
+// [i * sh, (i + 1) * sh) x [j * sw, (j + 1) * sw) covers, weighted by the
+// part covered (indices past the end read the last cell).
+Floats ResizeAreaNhwc(const Floats& x, const Ints& d, int64_t oh, int64_t ow, bool align) {
+  const int64_t H = d[1], W = d[2], C = d[3];
+  auto scale_of = [align](int64_t in, int64_t out) {
+    return align && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                            : static_cast<float>(in) / static_cast<float>(out);
+  };
+  const float sh = scale_of(H, oh), sw = scale_of(W, ow);
+  auto part = [](int64_t k, float lo, float hi, float s) {
+    const float fk = static_cast<float>(k);
+    return fk < lo ? (fk + 1 > hi ? s : fk + 1 - lo) : (fk + 1 > hi ? hi - fk : 1.f);
+  };
+  Floats y;
+  for (int64_t i = 0; i < oh; ++i)
+    for (int64_t j = 0; j < ow; ++j)
+      for (int64_t c = 0; c < C; ++c) {
+        const float y0 = static_cast<float>(i) * sh, y1 = static_cast<float>(i + 1) * sh;
+        const float x0 = static_cast<float>(j) * sw, x1 = static_cast<float>(j + 1) * sw;
+        double acc = 0;
+        for (auto k = static_cast<int64_t>(std::floor(y0)); k < static_cast<int64_t>(std::ceil(y1)); ++k)
+          for (auto l = static_cast<int64_t>(std::floor(x0)); l < static_cast<int64_t>(std::ceil(x1)); ++l)
+            acc += part(k, y0, y1, sh) * part(l, x0, x1, sw) *
+                   x[(std::min(k, H - 1) * W + std::min(l, W - 1)) * C + c];
+        y.push_back(static_cast<float>(acc / (sh * sw)));
+      }
+  return y;
+}
+
+TEST(TfImageOps, ResizeBicubicAndAreaFollowTf) {
+  const Ints d = {1, 4, 5, 2};
+  const Floats x = Iota(40, 0.3f, -2.f);
+  for (auto [align, half] : {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}})
+    for (Ints size : {Ints{7, 9}, Ints{3, 2}}) {
+      SCOPED_TRACE("align=" + std::to_string(align) + " half=" + std::to_string(half) + " size " +
+                   std::to_string(size[0]) + "x" + std::to_string(size[1]));
+      TfGraph g;
+      g.Placeholder("x", d);
+      g.ConstI32("size", {2}, {static_cast<int32_t>(size[0]), static_cast<int32_t>(size[1])});
+      auto* n = g.Node("ResizeBicubic", "cubic", {"x", "size"});
+      SetB(n, "align_corners", align);
+      SetB(n, "half_pixel_centers", half);
+      SetB(g.Node("ResizeArea", "area", {"x", "size"}), "align_corners", align);
+      auto r = RunTf(g, {Host<float>(d, x)}, Outs({"cubic", "area"}));
+      ASSERT_TRUE(r.ok()) << r.status().message();
+      EXPECT_EQ((*r)[0].dims, (Ints{1, size[0], size[1], 2}));
+      ExpectNear((*r)[0].f(), ResizeBicubicNhwc(x, d, size[0], size[1], align, half), 1e-4f);
+      ExpectNear((*r)[1].f(), ResizeAreaNhwc(x, d, size[0], size[1], align), 1e-4f);
+    }
 }
 
 TEST(TfImageOps, DepthToSpaceAndBackIsTheIdentity) {

@@ -5,14 +5,6 @@
 namespace ge::test {
 namespace {
 
-using I32 = std::vector<int32_t>;
-
-Floats Count(size_t n) {
-  Floats v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
-  return v;
-}
-
 Result<std::vector<HostValue>> RunOn(const TfGraph& g, const Ints& dims, std::vector<std::string> outs) {
   ParseOptions o;
   o.out_nodes = std::move(outs);
@@ -38,17 +30,6 @@ TEST(TfIndexOps, GatherV2GatherNdOneHot) {
   EXPECT_EQ((*r)[1].f(), (Floats{7, 8}));
   EXPECT_EQ((*r)[2].dims, (Ints{3, 3}));
   EXPECT_EQ((*r)[2].f(), (Floats{1, -1, -1, -1, -1, 1, -1, -1, -1}));
-}
-
-TEST(TfIndexOps, GatherV2RefusesBatchDims) {
-  TfGraph g;
-  g.Placeholder("x", {3, 4});
-  g.ConstI32("idx", {3, 1}, {2, 0, 1});
-  g.ConstI32("axis1", {}, {1});
-  SetI(g.Node("GatherV2", "g", {"x", "idx", "axis1"}), "batch_dims", 1);
-  auto r = Parse(g);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("batch_dims 1 is not supported"), std::string::npos) << r.status().message();
 }
 
 TEST(TfIndexOps, TopKV2AndCumsum) {

@@ -23,6 +23,14 @@ namespace ge::test {
 
 using Ints = std::vector<int64_t>;
 using Floats = std::vector<float>;
+using I32 = std::vector<int32_t>;
+
+// Parse options naming the outputs ("name" or "name:k").
+inline ParseOptions Outs(std::vector<std::string> names) {
+  ParseOptions o;
+  o.out_nodes = std::move(names);
+  return o;
+}
 
 inline tf::TensorShapeProto ShapeProto(const Ints& dims) {
   tf::TensorShapeProto s;
@@ -142,6 +150,16 @@ inline Result<std::unique_ptr<LoadedModel>> LoadTf(const TfGraph& g, const Parse
 inline Result<std::vector<HostValue>> RunTf(const TfGraph& g, const std::vector<HostValue>& inputs,
                                           const ParseOptions& o = {}) {
   GE_ASSIGN_OR_RETURN(auto loaded, LoadTf(g, o));
+  if (loaded->dynamic()) {  // data-dependent output shapes (NonZero, Unique, NMS...)
+    std::vector<TensorView> views;
+    for (size_t i = 0; i < inputs.size() && i < loaded->inputs().size(); ++i)
+      views.push_back({loaded->inputs()[i].desc.dtype, inputs[i].dims, inputs[i].bytes.data()});
+    std::vector<Tensor> got;
+    GE_RETURN_IF_ERROR(loaded->ExecuteShaped(views, got));
+    std::vector<HostValue> outs;
+    for (const Tensor& t : got) outs.push_back({t.desc().dims, std::vector<uint8_t>(t.data(), t.data() + t.size())});
+    return outs;
+  }
   if (loaded->inputs().size() != inputs.size())
     return InvalidArgument("model has " + std::to_string(loaded->inputs().size()) + " inputs, test gives " +
                            std::to_string(inputs.size()));
@@ -171,6 +189,13 @@ inline Result<std::vector<HostValue>> RunWithConst(const std::string& op, const 
   g.ConstF("b", b_dims, b);
   g.Node(op, "y", {"a", "b"});
   return RunTf(g, {Host<float>(a_dims, a)});
+}
+
+// 0, 1, ..., n - 1.
+inline Floats Count(size_t n) {
+  Floats v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
+  return v;
 }
 
 inline Floats Iota(size_t n, float scale = 0.1f, float offset = -1.f) {
