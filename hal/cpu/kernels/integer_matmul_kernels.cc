@@ -3,11 +3,17 @@
 // saturated), numpy matmul shapes with broadcast batch dims. Zero points
 // and scales are one value, or one per row of A / per column of B.
 //
-// A plain loop, exact in i32: each run widens A and B, zero points
-// subtracted, into buffers sized at creation, then multiplies.
+// Exact in i32 either way. With B 2-D and one zero point per operand (the
+// common case: activations times a weight matrix) the product is oneDNN's
+// int8 matmul (int8_gemm.h) over A's rows, batch dims folded in; otherwise a
+// plain loop widens A and B, zero points subtracted, into buffers sized at
+// creation, then multiplies. Requantization is ours in both: onnxruntime's
+// order (round, then add the zero point), which oneDNN's output scales do
+// not follow on ties.
 #include <algorithm>
 
 #include "cpu_kernels.h"
+#include "kernels/int8_gemm.h"
 #include "kernels/loop_common.h"
 #include "kernels/quant_util.h"
 
@@ -25,6 +31,7 @@ struct IntMatMulPlan {
   D a_type = D::kUInt8, b_type = D::kUInt8;
   size_t a = 0, a_zp = 0, b = 0, b_zp = 0;  // input positions (zp 0: none)
   bool requantize = false;                  // QLinearMatMul
+  bool gemm = false;                        // oneDNN's int8 matmul (int8_gemm.h) computes the product
 };
 
 // A's and B's matrix index for every output batch position (numpy broadcast).
@@ -99,16 +106,19 @@ Result<IntMatMulPlan> PlanIntMatMul(const KernelSpec& spec) {
   } else if (spec.outputs[0].dtype != D::kInt32) {
     return Bad(spec, "output dtype must be int32");
   }
+  auto one_value = [&](size_t i) { return i == 0 || spec.inputs[i].NumElements() == 1; };
+  p.gemm = b.dims.size() == 2 && one_value(p.a_zp) && one_value(p.b_zp);
   return p;
 }
 
 class IntMatMulKernel final : public Kernel {
  public:
-  IntMatMulKernel(IntMatMulPlan p, const KernelSpec& spec)
+  IntMatMulKernel(IntMatMulPlan p, const KernelSpec& spec, std::unique_ptr<Int8Gemm> gemm)
       : p_(std::move(p)),
-        a_(static_cast<size_t>(p_.a_mats * p_.m * p_.k)),
-        b_(static_cast<size_t>(p_.b_mats * p_.k * p_.n)),
-        acc_(static_cast<size_t>(p_.n)),
+        gemm_(std::move(gemm)),
+        a_(gemm_ ? 0 : static_cast<size_t>(p_.a_mats * p_.m * p_.k)),
+        b_(gemm_ ? 0 : static_cast<size_t>(p_.b_mats * p_.k * p_.n)),
+        acc_(static_cast<size_t>(gemm_ ? (p_.requantize ? p_.a_mats * p_.m * p_.n : 0) : p_.n)),
         a_zps_(p_.a_zp ? spec.inputs[p_.a_zp].NumElements() : 0),
         b_zps_(p_.b_zp ? spec.inputs[p_.b_zp].NumElements() : 0),
         a_scales_(p_.requantize ? spec.inputs[1].NumElements() : 0),
@@ -116,6 +126,7 @@ class IntMatMulKernel final : public Kernel {
         out_type_(spec.outputs[0].dtype) {}
 
   Status Run(const void* const* in, void* const* out) override {
+    if (gemm_) return RunGemm(in, out);
     // Widen, zero points subtracted: A's per row, B's per column.
     for (int64_t i = 0; i < static_cast<int64_t>(a_.size()); ++i) {
       const int64_t row = (i / p_.k) % p_.m;
@@ -138,17 +149,29 @@ class IntMatMulKernel final : public Kernel {
           const int32_t* brow = bm + kk * p_.n;
           for (int64_t j = 0; j < p_.n; ++j) acc_[j] += av * brow[j];
         }
-        Store(in, out[0], o, i);
+        Store(in, out[0], o, i, acc_.data());
       }
     }
     return Status::Ok();
   }
 
  private:
+  // Every matrix of A at once (B is 2-D): the int32 product straight into
+  // the output, or into acc_ and requantized row by row.
+  Status RunGemm(const void* const* in, void* const* out) {
+    const int32_t a_zp = p_.a_zp ? quant::QuantAt(in[p_.a_zp], p_.a_type, 0) : 0;
+    const int32_t b_zp = p_.b_zp ? quant::QuantAt(in[p_.b_zp], p_.b_type, 0) : 0;
+    int32_t* acc = p_.requantize ? acc_.data() : static_cast<int32_t*>(out[0]);
+    GE_RETURN_IF_ERROR(gemm_->Run(in[p_.a], in[p_.b], a_zp, b_zp, acc));
+    if (!p_.requantize) return Status::Ok();
+    for (int64_t r = 0; r < p_.a_mats * p_.m; ++r) Store(in, out[0], r * p_.n, r % p_.m, acc + r * p_.n);
+    return Status::Ok();
+  }
+
   // Row i of the output at element o: i32 as is, or requantized.
-  void Store(const void* const* in, void* y, int64_t o, int64_t i) const {
+  void Store(const void* const* in, void* y, int64_t o, int64_t i, const int32_t* acc) const {
     if (!p_.requantize) {
-      std::copy(acc_.begin(), acc_.end(), static_cast<int32_t*>(y) + o);
+      std::copy(acc, acc + p_.n, static_cast<int32_t*>(y) + o);
       return;
     }
     const float* as = static_cast<const float*>(in[1]);
@@ -160,12 +183,13 @@ class IntMatMulKernel final : public Kernel {
       // onnxruntime's order: one float multiplier a_scale * b_scale / y_scale.
       for (int64_t j = 0; j < p_.n; ++j)
         q[j] = quant::Saturate<Q>(
-            static_cast<float>(acc_[j]) * (as[quant::ParamAt(a_scales_, i)] * bs[quant::ParamAt(b_scales_, j)] / ys),
+            static_cast<float>(acc[j]) * (as[quant::ParamAt(a_scales_, i)] * bs[quant::ParamAt(b_scales_, j)] / ys),
             yz);
     });
   }
 
   IntMatMulPlan p_;
+  std::unique_ptr<Int8Gemm> gemm_;
   std::vector<int32_t> a_, b_, acc_;
   int64_t a_zps_, b_zps_, a_scales_, b_scales_;
   D out_type_;
@@ -173,7 +197,15 @@ class IntMatMulKernel final : public Kernel {
 
 Result<std::unique_ptr<Kernel>> CreateIntMatMul(const KernelSpec& spec) {
   GE_ASSIGN_OR_RETURN(IntMatMulPlan p, PlanIntMatMul(spec));
-  return std::unique_ptr<Kernel>(new IntMatMulKernel(std::move(p), spec));
+  std::unique_ptr<Int8Gemm> gemm;
+  if (p.gemm) {
+    auto made = dnnl_util::Guard(spec, [&] {
+      return Int8Gemm::Create(p.a_mats * p.m, p.k, p.n, p.a_type, p.b_type, spec.ConstInput(p.b));
+    });
+    // oneDNN may lack an int8 matmul for this CPU or these sizes: the loop is exact too.
+    if (made.ok()) gemm = std::move(*made);
+  }
+  return std::unique_ptr<Kernel>(new IntMatMulKernel(std::move(p), spec, std::move(gemm)));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // DequantizeLinear, DynamicQuantizeLinear, and the integer products
 // MatMulInteger, QLinearMatMul, ConvInteger and QLinearConv on ONNX's
 // examples and hand-computed ones.
+#include <random>
+
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -62,6 +64,40 @@ TEST(MatMulIntegerKernel, OnnxExampleAndBatches) {
          {U8({2, 1, 2}, {1, 2, 3, 4}), S8({2, 2}, {1, -1, 2, 0}), HostTensor::Absent(), S8({2}, {0, -1})},
          {{DataType::kInt32, {2, 1, 2}}});
   EXPECT_EQ(b[0].as<int32_t>(), (std::vector<int32_t>{5, 2, 11, 4}));
+}
+
+// The oneDNN int8 path (B 2-D, one zero point each) against the formula, on
+// sizes its blocking does not divide, for every A/B dtype pair, B constant
+// (packed at creation) or not, batch dims folded into A's rows.
+TEST(MatMulIntegerKernel, Int8GemmMatchesTheFormulaForEveryDtypePair) {
+  const int64_t batch = 2, m = 5, k = 37, n = 19;
+  std::mt19937 rng(7);
+  auto bytes = [&](int64_t count) {
+    std::vector<uint8_t> v(static_cast<size_t>(count));
+    for (auto& x : v) x = static_cast<uint8_t>(rng());
+    return v;
+  };
+  for (bool a_signed : {false, true})
+    for (bool b_signed : {false, true})
+      for (bool b_const : {false, true}) {
+        SCOPED_TRACE(std::string(a_signed ? "s8" : "u8") + " x " + (b_signed ? "s8" : "u8") + (b_const ? " const" : ""));
+        const auto a = bytes(batch * m * k), b = bytes(k * n);
+        const uint8_t a_zp = 131, b_zp = 77;
+        auto value = [](uint8_t byte, bool sgn) { return sgn ? int32_t{static_cast<int8_t>(byte)} : int32_t{byte}; };
+        std::vector<int32_t> want(static_cast<size_t>(batch * m * n), 0);
+        for (int64_t r = 0; r < batch * m; ++r)
+          for (int64_t j = 0; j < n; ++j)
+            for (int64_t t = 0; t < k; ++t)
+              want[r * n + j] += (value(a[r * k + t], a_signed) - value(a_zp, a_signed)) *
+                                 (value(b[t * n + j], b_signed) - value(b_zp, b_signed));
+        const DataType at = a_signed ? DataType::kInt8 : DataType::kUInt8;
+        const DataType bt = b_signed ? DataType::kInt8 : DataType::kUInt8;
+        RUN_OK(y, "MatMulInteger", {},
+               {HostTensor::Of(at, {batch, m, k}, a), HostTensor::Of(bt, {k, n}, b, b_const),
+                HostTensor::Of(at, {}, std::vector<uint8_t>{a_zp}), HostTensor::Of(bt, {1}, std::vector<uint8_t>{b_zp})},
+               {{DataType::kInt32, {batch, m, n}}});
+        EXPECT_EQ(y[0].as<int32_t>(), want);
+      }
 }
 
 TEST(QLinearMatMulKernel, Requantizes) {
