@@ -341,6 +341,16 @@ Result<std::shared_ptr<const dnnl::memory>> SharedPackedConstant(const dnnl::str
 
 dnnl::memory UserMemory(const dnnl::memory::desc& md) { return dnnl::memory(md, Engine(), DNNL_MEMORY_NONE); }
 
+Status ExecuteAndWait(const dnnl::stream& s, const std::vector<Step>& steps) {
+  try {
+    for (const Step& step : steps) GE_RETURN_IF_ERROR(step.Execute(s));
+    if (dnnl_stream_wait(s.get()) != dnnl_success) return Internal("oneDNN stream wait failed");
+  } catch (const std::exception& e) {
+    return Internal(e.what());
+  }
+  return Status::Ok();
+}
+
 Status DnnlKernel::Run(const void* const* inputs, void* const* outputs) {
   try {
     Status s = RunImpl(inputs, outputs);

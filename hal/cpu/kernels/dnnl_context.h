@@ -123,6 +123,10 @@ class Step {
   std::vector<dnnl_exec_arg_t> args_;
 };
 
+// Runs the steps on s and waits for them; oneDNN's exceptions become a Status
+// (for helpers that are not a DnnlKernel, e.g. int8_gemm.h).
+Status ExecuteAndWait(const dnnl::stream& s, const std::vector<Step>& steps);
+
 // A reorder src -> dst (any layouts, same dims); scale multiplies the values.
 Step MakeReorder(const dnnl::memory& src, const dnnl::memory& dst, float scale = 1.0f);
 // Runs a one-off reorder now (Create-time weight packing).

@@ -74,13 +74,7 @@ Status Int8Gemm::Run(const void* a, const void* b, int32_t a_zp, int32_t b_zp, i
   a_zp_value_ = a_zp;
   b_zp_value_ = b_u8_ ? b_zp - 128 : b_zp;
   Bind(acc_, acc);
-  try {
-    for (const Step& s : steps_) GE_RETURN_IF_ERROR(s.Execute(stream_));
-    if (dnnl_stream_wait(stream_.get()) != dnnl_success) return Internal("oneDNN stream wait failed");
-  } catch (const std::exception& e) {
-    return Internal(e.what());
-  }
-  return Status::Ok();
+  return ExecuteAndWait(stream_, steps_);
 }
 
 }  // namespace ge::hal

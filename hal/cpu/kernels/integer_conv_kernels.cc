@@ -4,12 +4,16 @@
 // pads and auto_pad. Padding contributes nothing (x is padded with x_zp).
 // w's zero point and scale are one value or one per output channel.
 //
-// A plain loop, exact in i32: each run widens x and w, zero points
-// subtracted, into buffers sized at creation.
+// Exact in i32 either way. When w's zero point is neutral (i8 weights with
+// zero point 0, u8 with 128; known at creation) the sum is oneDNN's int8
+// convolution (int8_conv.h); otherwise a plain loop widens x and w, zero
+// points subtracted, into buffers sized at creation. Requantization is ours
+// in both (onnxruntime's order).
 #include <algorithm>
 
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "kernels/int8_conv.h"
 #include "kernels/loop_common.h"
 #include "kernels/quant_util.h"
 #include "kernels/window3.h"
@@ -26,6 +30,8 @@ struct IntConvPlan {
   bool requantize = false;
   int64_t n = 0, c = 0, m = 0, group = 1;
   Window3 win;
+  dnnl_util::Window dnnl_win;
+  Dims x_dims, w_dnnl_dims, y_dims;  // for oneDNN: w grouped as {G, M/G, C/G, k...}
   D x_type = D::kUInt8, w_type = D::kUInt8, y_type = D::kInt32;
 };
 
@@ -59,9 +65,17 @@ Result<IntConvPlan> PlanIntConv(const KernelSpec& spec) {
   auto win = dnnl_util::ComputeWindow(spec.attrs, in_sp, kernel, false);
   if (!win.ok()) return Bad(spec, win.status().message());
   p.win = Window3(*win, in_sp);
+  p.dnnl_win = *win;
+  p.x_dims = x.dims;
+  p.w_dnnl_dims = w.dims;
+  if (p.group > 1) {
+    p.w_dnnl_dims = {p.group, p.m / p.group};
+    p.w_dnnl_dims.insert(p.w_dnnl_dims.end(), w.dims.begin() + 1, w.dims.end());
+  }
   Dims want = {p.n, p.m};
   want.insert(want.end(), win->out.begin(), win->out.end());
   GE_RETURN_IF_ERROR(CheckOutputDims(spec, 0, want));
+  p.y_dims = want;
   if (p.x_zp) GE_RETURN_IF_ERROR(quant::CheckPerTensorOr(spec, p.x_zp, 1, "x's zero point"));
   if (p.w_zp) GE_RETURN_IF_ERROR(quant::CheckPerTensorOr(spec, p.w_zp, p.m, "w's zero point"));
   p.x_type = x.dtype, p.w_type = w.dtype, p.y_type = spec.outputs[0].dtype;
@@ -81,17 +95,39 @@ Result<IntConvPlan> PlanIntConv(const KernelSpec& spec) {
   return p;
 }
 
+// True when w's zero point is neutral for oneDNN (see the top): absent with
+// i8 weights, or a constant holding only 0 (i8) or only 128 (u8).
+bool NeutralWeightZeroPoint(const KernelSpec& spec, const IntConvPlan& p) {
+  if (!p.w_zp) return p.w_type == D::kInt8;
+  const void* zp = spec.ConstInput(p.w_zp);
+  if (!zp) return false;
+  const int32_t neutral = p.w_type == D::kInt8 ? 0 : 128;
+  for (int64_t i = 0; i < spec.inputs[p.w_zp].NumElements(); ++i)
+    if (quant::QuantAt(zp, p.w_type, i) != neutral) return false;
+  return true;
+}
+
 class IntConvKernel final : public Kernel {
  public:
-  IntConvKernel(IntConvPlan p, const KernelSpec& spec)
+  IntConvKernel(IntConvPlan p, const KernelSpec& spec, std::unique_ptr<Int8Conv> conv)
       : p_(std::move(p)),
-        x_(static_cast<size_t>(spec.inputs[p_.x].NumElements())),
-        w_(static_cast<size_t>(spec.inputs[p_.w].NumElements())),
+        conv_(std::move(conv)),
+        x_(conv_ ? 0 : static_cast<size_t>(spec.inputs[p_.x].NumElements())),
+        w_(conv_ ? 0 : static_cast<size_t>(spec.inputs[p_.w].NumElements())),
+        acc_(conv_ && p_.requantize ? static_cast<size_t>(spec.outputs[0].NumElements()) : 0),
         w_zps_(p_.w_zp ? spec.inputs[p_.w_zp].NumElements() : 0),
         w_scales_(p_.requantize ? spec.inputs[4].NumElements() : 0) {}
 
   Status Run(const void* const* in, void* const* out) override {
     const int32_t xz = p_.x_zp ? quant::QuantAt(in[p_.x_zp], p_.x_type, 0) : 0;
+    if (conv_) {
+      int32_t* acc = p_.requantize ? acc_.data() : static_cast<int32_t*>(out[0]);
+      GE_RETURN_IF_ERROR(conv_->Run(in[p_.x], in[p_.w], xz, acc));
+      if (!p_.requantize) return Status::Ok();
+      const int64_t spatial = p_.win.out[0] * p_.win.out[1] * p_.win.out[2];
+      for (int64_t o = 0; o < static_cast<int64_t>(acc_.size()); ++o) Store(in, out[0], o, (o / spatial) % p_.m, acc[o]);
+      return Status::Ok();
+    }
     for (size_t i = 0; i < x_.size(); ++i) x_[i] = quant::QuantAt(in[p_.x], p_.x_type, static_cast<int64_t>(i)) - xz;
     const int64_t per_m = static_cast<int64_t>(w_.size()) / p_.m;
     for (int64_t i = 0; i < static_cast<int64_t>(w_.size()); ++i)
@@ -143,13 +179,23 @@ class IntConvKernel final : public Kernel {
   }
 
   IntConvPlan p_;
-  std::vector<int32_t> x_, w_;
+  std::unique_ptr<Int8Conv> conv_;
+  std::vector<int32_t> x_, w_, acc_;
   int64_t w_zps_, w_scales_;
 };
 
 Result<std::unique_ptr<Kernel>> CreateIntConv(const KernelSpec& spec) {
   GE_ASSIGN_OR_RETURN(IntConvPlan p, PlanIntConv(spec));
-  return std::unique_ptr<Kernel>(new IntConvKernel(std::move(p), spec));
+  std::unique_ptr<Int8Conv> conv;
+  if (NeutralWeightZeroPoint(spec, p)) {
+    auto made = dnnl_util::Guard(spec, [&] {
+      return Int8Conv::Create(p.x_dims, p.w_dnnl_dims, p.y_dims, p.dnnl_win, p.x_type, p.w_type,
+                              spec.ConstInput(p.w));
+    });
+    // oneDNN may lack an int8 convolution for this CPU or shape: the loop is exact too.
+    if (made.ok()) conv = std::move(*made);
+  }
+  return std::unique_ptr<Kernel>(new IntConvKernel(std::move(p), spec, std::move(conv)));
 }
 
 }  // namespace

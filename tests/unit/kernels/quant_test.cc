@@ -109,6 +109,56 @@ TEST(QLinearMatMulKernel, Requantizes) {
   EXPECT_EQ(y[0].as<uint8_t>(), (std::vector<uint8_t>{18}));
 }
 
+// The oneDNN int8 path (neutral weight zero point: i8 with 0, u8 with 128)
+// against the formula, with pads (which contribute nothing), stride 2 and
+// two groups, for u8 and i8 x, constant weights or not.
+TEST(ConvIntegerKernel, Int8ConvMatchesTheFormulaWithPadsStridesAndGroups) {
+  const int64_t n = 2, c = 4, h = 7, w = 6, m = 6, group = 2, k = 3, stride = 2, pad = 1;
+  const int64_t oh = (h + 2 * pad - k) / stride + 1, ow = (w + 2 * pad - k) / stride + 1, cg = c / group, mg = m / group;
+  std::mt19937 rng(11);
+  auto bytes = [&](int64_t count) {
+    std::vector<uint8_t> v(static_cast<size_t>(count));
+    for (auto& x : v) x = static_cast<uint8_t>(rng());
+    return v;
+  };
+  auto value = [](uint8_t byte, bool sgn) { return sgn ? int32_t{static_cast<int8_t>(byte)} : int32_t{byte}; };
+  hal::Attrs attrs = Attr("pads", std::vector<int64_t>{pad, pad, pad, pad});
+  attrs.Set("strides", std::vector<int64_t>{stride, stride});
+  attrs.Set("group", group);
+  for (bool x_signed : {false, true})
+    for (bool w_signed : {false, true})
+      for (bool w_const : {false, true}) {
+        SCOPED_TRACE(std::string(x_signed ? "s8" : "u8") + " x " + (w_signed ? "s8" : "u8") + (w_const ? " const" : ""));
+        const auto x = bytes(n * c * h * w), wt = bytes(m * cg * k * k);
+        const uint8_t x_zp = 37, w_zp = w_signed ? 0 : 128;
+        std::vector<int32_t> want(static_cast<size_t>(n * m * oh * ow), 0);
+        for (int64_t b = 0; b < n; ++b)
+          for (int64_t o = 0; o < m; ++o)
+            for (int64_t y = 0; y < oh; ++y)
+              for (int64_t z = 0; z < ow; ++z) {
+                int32_t acc = 0;
+                for (int64_t ci = 0; ci < cg; ++ci)
+                  for (int64_t ky = 0; ky < k; ++ky)
+                    for (int64_t kx = 0; kx < k; ++kx) {
+                      const int64_t iy = y * stride - pad + ky, ix = z * stride - pad + kx;
+                      if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                      const int64_t chan = (o / mg) * cg + ci;
+                      acc += (value(x[((b * c + chan) * h + iy) * w + ix], x_signed) - value(x_zp, x_signed)) *
+                             (value(wt[((o * cg + ci) * k + ky) * k + kx], w_signed) - value(w_zp, w_signed));
+                    }
+                want[((b * m + o) * oh + y) * ow + z] = acc;
+              }
+        const DataType xt = x_signed ? DataType::kInt8 : DataType::kUInt8;
+        const DataType wtt = w_signed ? DataType::kInt8 : DataType::kUInt8;
+        RUN_OK(got, "ConvInteger", attrs,
+               {HostTensor::Of(xt, {n, c, h, w}, x), HostTensor::Of(wtt, {m, cg, k, k}, wt, w_const),
+                HostTensor::Of(xt, {}, std::vector<uint8_t>{x_zp}),
+                HostTensor::Of(wtt, {}, std::vector<uint8_t>{w_zp}, /*is_const=*/true)},
+               {{DataType::kInt32, {n, m, oh, ow}}});
+        EXPECT_EQ(got[0].as<int32_t>(), want);
+      }
+}
+
 TEST(ConvIntegerKernel, OnnxExampleWithAndWithoutPads) {
   const std::vector<uint8_t> x = {2, 3, 4, 5, 6, 7, 8, 9, 10};
   RUN_OK(y, "ConvInteger", {}, {U8({1, 1, 3, 3}, x), U8({1, 1, 2, 2}, {1, 1, 1, 1}), U8({}, {1})},
