@@ -33,6 +33,12 @@ struct Pass {
   bool required = true;
   // Fusion passes are the ones a fusion switch file may name.
   bool fusion = false;
+  // Also run inside the subgraphs of control-flow nodes (If, Loop, Scan),
+  // innermost first, before the graph itself: what a pass does to a graph it
+  // does to a branch or a loop body too. Left false for the checks (they
+  // look inside themselves), the IO and layout passes (a subgraph has no
+  // model IO, and v2 runs it in plain layouts) and the partitioner.
+  bool subgraphs = false;
 };
 
 // A switchable optimisation pass / a switchable fusion pass.
@@ -41,6 +47,11 @@ inline Pass OptionalPass(std::string name, std::string stage, std::function<Stat
 }
 inline Pass FusionPass(std::string name, std::function<Status(Graph&, const PassContext&)> run) {
   return Pass{std::move(name), "fusion", std::move(run), false, true};
+}
+// p, marked to run inside control-flow subgraphs too.
+inline Pass InSubgraphsToo(Pass p) {
+  p.subgraphs = true;
+  return p;
 }
 
 class PassManager {

@@ -38,6 +38,25 @@ Status PassManager::Disable(const std::vector<std::string>& names) {
   return Status::Ok();
 }
 
+namespace {
+
+// p over every control-flow subgraph of g, innermost first. Gear and
+// partition subgraphs are whole compiled models, not control flow.
+Status RunInSubgraphs(const Pass& p, Graph& g, const PassContext& ctx) {
+  for (Node* n : g.nodes()) {
+    if (n->subgraphs().empty() || n->type() == op::kPartitionedCall || n->type() == op::kGearCase) continue;
+    for (auto& [name, sub] : n->subgraphs()) {
+      if (!sub) continue;
+      GE_RETURN_IF_ERROR(RunInSubgraphs(p, *sub, ctx));
+      Status s = p.run(*sub, ctx);
+      if (!s.ok()) return s.Annotated("node " + n->Label() + ", subgraph '" + name + "'");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status PassManager::Run(Graph& g, const PassContext& ctx) const {
   for (const Pass& p : passes_) {
     if (disabled(p.name)) {
@@ -46,7 +65,8 @@ Status PassManager::Run(Graph& g, const PassContext& ctx) const {
     }
     const size_t before = g.num_nodes();
     auto t0 = std::chrono::steady_clock::now();
-    Status s = p.run(g, ctx);
+    Status s = p.subgraphs ? RunInSubgraphs(p, g, ctx) : Status::Ok();
+    if (s.ok()) s = p.run(g, ctx);
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
     if (!s.ok()) return s;
     spdlog::info("pass {} ({}): {} -> {} nodes, {:.3f} ms", p.name, p.stage, before, g.num_nodes(), us / 1000.0);

@@ -16,34 +16,37 @@ PassManager BuildPipeline() {
   pm.Add(InsertAippPass());
   pm.Add(InsertIoCastsPass());
   pm.Add(CheckKnownOpsPass());
-  pm.Add(InferShapesPass());
+  pm.Add(InSubgraphsToo(InferShapesPass()));
   pm.Add(CheckSupportPass());
   pm.Add(ShapeCheckPass());
 
+  // Shape inference, the optimize passes and the fusions also run inside
+  // control-flow subgraphs (InSubgraphsToo), innermost first.
+  //
   // optimize. Shapes first so constant folding sees the shape chains as
   // constants; simplification after folding (folded shape operands make
   // no-op Reshapes visible); CSE on the simplified graph; DCE last removes
   // what the others orphaned.
-  pm.Add(ShapeFoldingPass());
-  pm.Add(ConstantFoldingPass());
-  pm.Add(FoldConstantIfPass());  // after folding: conditions computed from constants are constants now
-  pm.Add(AlgebraicSimplifyPass());
-  pm.Add(CsePass());
-  pm.Add(DeadCodeEliminationPass());
+  pm.Add(InSubgraphsToo(ShapeFoldingPass()));
+  pm.Add(InSubgraphsToo(ConstantFoldingPass()));
+  pm.Add(InSubgraphsToo(FoldConstantIfPass()));  // after folding: conditions computed from constants are constants now
+  pm.Add(InSubgraphsToo(AlgebraicSimplifyPass()));
+  pm.Add(InSubgraphsToo(CsePass()));
+  pm.Add(InSubgraphsToo(DeadCodeEliminationPass()));
 
   // fusion. The atrous rewrite first (it makes the Conv a BN follows), BN
   // folds next (they need the bare Conv/Gemm), the pattern fusions next,
   // post-ops last so they also see the Gemm/FusedMatMul and Gelu nodes the
   // earlier passes created.
-  pm.Add(AtrousConvPass());
-  pm.Add(ConvBnFoldPass());
-  pm.Add(ConvMulAddFoldPass());
-  pm.Add(GemmBnFoldPass());
-  pm.Add(LayerNormFusionPass());
-  pm.Add(GeluFusionPass());
-  pm.Add(MatMulAddToGemmPass());
-  pm.Add(ConvPostOpsPass());
-  pm.Add(GemmPostOpsPass());
+  pm.Add(InSubgraphsToo(AtrousConvPass()));
+  pm.Add(InSubgraphsToo(ConvBnFoldPass()));
+  pm.Add(InSubgraphsToo(ConvMulAddFoldPass()));
+  pm.Add(InSubgraphsToo(GemmBnFoldPass()));
+  pm.Add(InSubgraphsToo(LayerNormFusionPass()));
+  pm.Add(InSubgraphsToo(GeluFusionPass()));
+  pm.Add(InSubgraphsToo(MatMulAddToGemmPass()));
+  pm.Add(InSubgraphsToo(ConvPostOpsPass()));
+  pm.Add(InSubgraphsToo(GemmPostOpsPass()));
 
   // layout. After fusion, so the decisions see the final Conv nodes (their
   // fused residual inputs included).

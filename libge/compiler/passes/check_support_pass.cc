@@ -20,17 +20,27 @@ Status Report(const std::vector<std::string>& problems) {
   return Unsupported(msg);
 }
 
-Status CheckKnownOps(Graph& g, const PassContext&) {
-  std::vector<std::string> problems;
-  for (Node* n : g.nodes())
-    if (!OpRegistry::Global().Find(n->type())) problems.push_back("node " + n->Label() + ": op type not supported");
-  return Report(problems);
-}
-
 // Control flow (If, Loop, Scan) runs its subgraphs node by node in v2:
 // what must exist is every op inside, by type (their shapes are known per
 // call only).
 bool IsControlFlow(const Node& n) { return !n.subgraphs().empty() && n.type() != op::kPartitionedCall && n.type() != op::kGearCase; }
+
+// Unknown op types of g and, inside control flow, of its subgraphs: all of
+// them before shape inference (which also runs inside subgraphs) meets one.
+void CollectUnknownOps(const Graph& g, const std::string& where, std::vector<std::string>& problems) {
+  for (const Node* n : g.nodes()) {
+    if (!OpRegistry::Global().Find(n->type())) problems.push_back(where + "node " + n->Label() + ": op type not supported");
+    if (!IsControlFlow(*n)) continue;
+    for (const auto& [name, sub] : n->subgraphs())
+      if (sub) CollectUnknownOps(*sub, where + "node " + n->Label() + ", subgraph '" + name + "': ", problems);
+  }
+}
+
+Status CheckKnownOps(Graph& g, const PassContext&) {
+  std::vector<std::string> problems;
+  CollectUnknownOps(g, "", problems);
+  return Report(problems);
+}
 
 void CheckSubgraphOps(const Node& owner, const PassContext& ctx, std::vector<std::string>& problems) {
   for (const auto& [name, sub] : owner.subgraphs()) {

@@ -191,3 +191,74 @@ TEST(ControlFlow, AConstantConditionFoldsTheIfIntoItsBranch) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+int CountIn(const Graph& g, const std::string& type) {
+  int c = 0;
+  for (const Node* n : g.nodes()) c += n->type() == type;
+  return c;
+}
+
+// The optimize and fusion passes run inside subgraphs, innermost first: a
+// constant chain of a loop body folds, a MatMul + Add inside it becomes one
+// Gemm, and an If on a constant inside the body of a loop inside a branch
+// folds into its branch. The results are those of the unoptimised model.
+TEST(ControlFlow, PassesRunInsideSubgraphsInnermostFirst) {
+  // body: v' = (v @ W + b) * (two + two); the If inside picks Relu on a constant true.
+  TinyGraph inner_then, inner_else;
+  inner_then.Output({inner_then.Op("Relu", "r", {inner_then.Data("x", F32({1, 2}))})});
+  inner_else.Output({inner_else.Op("Neg", "n", {inner_else.Data("x", F32({1, 2}))})});
+  TinyGraph body;
+  body.Data("iter", TensorDesc(DataType::kInt64, {}));
+  Node* c = body.Data("cond_in", TensorDesc(DataType::kBool, {}));
+  Node* v = body.Data("v", F32({1, 2}));
+  Node* mm = body.Op("MatMul", "mm", {v, body.Const("w", F32s({2, 2}, {0.5f, -1.f, 0.25f, 2.f}))});
+  Node* add = body.Op("Add", "bias", {mm, body.Const("b", F32s({2}, {0.1f, -0.2f}))});
+  Node* two = body.Const("two", F32s({}, {2.f}));
+  Node* four = body.Op("Add", "four", {two, two});
+  Node* scaled = body.Op("Mul", "scaled", {add, four});
+  Node* inner_if = body.Op("If", "inner_if", {body.Const("yes", Tensor(TensorDesc(DataType::kBool, {}), std::vector<uint8_t>{1})), scaled},
+                           {{"_captures", int64_t{1}}});
+  inner_if->subgraphs()["then_branch"] = Subgraph(inner_then);
+  inner_if->subgraphs()["else_branch"] = Subgraph(inner_else);
+  body.Output({body.Op("Identity", "cond_out", {c}), inner_if});
+  TinyGraph t;
+  Node* trip = t.Data("n", TensorDesc(DataType::kInt64, {}));
+  Node* loop = t.Op("Loop", "loop", {trip, nullptr, t.Data("v0", F32({1, 2}))});
+  loop->subgraphs()["body"] = Subgraph(body);
+  t.Output({loop}, {"y"});
+
+  auto run = [&](std::vector<std::string> disabled) -> std::pair<Model, Floats> {
+    CompileOptions co;
+    co.verify_each_pass = true;
+    co.disabled_passes = std::move(disabled);
+    auto m = Compile(t.Clone(), co);
+    EXPECT_TRUE(m.ok()) << m.status().ToString();
+    if (!m.ok()) return {};
+    auto loaded = LoadModel(*m, RunMode::kV2);
+    EXPECT_TRUE(loaded.ok()) << loaded.status().ToString();
+    const int64_t n = 3;
+    const Floats v0 = {1.f, -2.f};
+    std::vector<Tensor> out;
+    Status s = (*loaded)->ExecuteShaped({{DataType::kInt64, {}, &n}, {DataType::kFloat32, {1, 2}, v0.data()}}, out);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return {std::move(*m), s.ok() ? FloatsOf(out[0]) : Floats{}};
+  };
+  auto [optimized, y] = run({});
+  Node* l = optimized.graph->FindNode("loop");
+  ASSERT_NE(l, nullptr);
+  const Graph& b = *l->subgraphs().at("body");
+  EXPECT_EQ(CountIn(b, "If"), 0) << "the constant If inside the body was not folded";
+  EXPECT_EQ(CountIn(b, "MatMul"), 0) << "MatMul + Add inside the body did not become a Gemm";
+  EXPECT_EQ(CountIn(b, "Add"), 0) << "two + two inside the body was not folded (or the bias not fused)";
+  auto [plain, want] =
+      run({"constant_folding", "fold_constant_if", "matmul_add_to_gemm", "gemm_post_ops", "algebraic_simplify", "cse"});
+  EXPECT_EQ(CountIn(*plain.graph->FindNode("loop")->subgraphs().at("body"), "If"), 1);
+  ASSERT_EQ(y.size(), want.size());
+  for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], want[i], 1e-4f) << i;
+}
+
+}  // namespace
+}  // namespace ge::test
