@@ -15,11 +15,12 @@ const std::string& DigestCache::Digest(const Tensor& t) {
   return by_data_.insert_or_assign(t.data(), std::make_pair(t, std::move(d))).first->second.second;
 }
 
-GraphSnapshot TakeSnapshot(const std::string& pass, const Graph& g, DigestCache* cache) {
-  DigestCache local;
-  DigestCache& digests = cache ? *cache : local;
-  GraphSnapshot s;
-  s.pass = pass;
+namespace {
+
+// The nodes of g into s, named with `prefix`; the nodes of every subgraph
+// follow their owner, named "owner/subgraph/node" (their inputs likewise), so
+// a diff follows a node into a loop body or a partition.
+void AddNodes(const Graph& g, const std::string& prefix, DigestCache& digests, GraphSnapshot& s) {
   auto order = g.TopologicalOrder();
   for (const Node* n : order.ok() ? order.value() : g.nodes()) {
     NodeSnapshot ns;
@@ -30,13 +31,25 @@ GraphSnapshot TakeSnapshot(const std::string& pass, const Graph& g, DigestCache*
     }
     for (size_t i = 0; i < n->num_inputs(); ++i) {
       Endpoint e = n->InputSource(i);
-      ns.inputs.push_back(e.valid() ? e.node->name() + ":" + std::to_string(e.index) : "_");
+      ns.inputs.push_back(e.valid() ? prefix + e.node->name() + ":" + std::to_string(e.index) : "_");
     }
-    for (const Node* c : n->control_inputs()) ns.control_inputs.push_back(c->name());
+    for (const Node* c : n->control_inputs()) ns.control_inputs.push_back(prefix + c->name());
     for (size_t i = 0; i < n->num_outputs(); ++i) ns.outputs.push_back(n->output_desc(i).ToString());
-    s.order.push_back(n->name());
-    s.nodes.emplace(n->name(), std::move(ns));
+    const std::string name = prefix + n->name();
+    s.order.push_back(name);
+    s.nodes.emplace(name, std::move(ns));
+    for (const auto& [sub_name, sub] : n->subgraphs())
+      if (sub) AddNodes(*sub, name + "/" + sub_name + "/", digests, s);
   }
+}
+
+}  // namespace
+
+GraphSnapshot TakeSnapshot(const std::string& pass, const Graph& g, DigestCache* cache) {
+  DigestCache local;
+  GraphSnapshot s;
+  s.pass = pass;
+  AddNodes(g, "", cache ? *cache : local, s);
   return s;
 }
 

@@ -40,6 +40,25 @@ TEST(GraphDiff, AddedRemovedAndChangedNodes) {
   EXPECT_TRUE(Contains(d.changed[1].details, "input 0: relu:0 -> sub_fused:0"));
 }
 
+// Nodes inside a subgraph (a loop body) are diffed and tracked under
+// "owner/subgraph/node", their inputs likewise.
+TEST(GraphDiff, NodesInsideSubgraphsAreDiffedAndTrackedByPath) {
+  auto g = SubReluGraph();
+  Node* loop = g->AddNode("Loop", "loop", 0, 0);
+  loop->subgraphs()["body"] = std::shared_ptr<Graph>(SubReluGraph().release());
+  const GraphSnapshot before = TakeSnapshot("parsed", *g);
+  ASSERT_TRUE(before.nodes.count("loop/body/relu"));
+  EXPECT_EQ(before.nodes.at("loop/body/relu").inputs, (std::vector<std::string>{"loop/body/sub:0"}));
+  loop->subgraphs()["body"]->FindNode("relu")->set_type("Sigmoid");
+  const GraphSnapshot after = TakeSnapshot("p", *g);
+  const PassDiff d = DiffSnapshots(before, after);
+  ASSERT_EQ(d.changed.size(), 1u);
+  EXPECT_EQ(d.changed[0].name, "loop/body/relu");
+  EXPECT_TRUE(Contains(d.changed[0].details, "type Relu -> Sigmoid"));
+  auto track = TrackNode({before, after}, "loop/body/relu");
+  ASSERT_TRUE(track.ok()) << track.status().ToString();
+}
+
 TEST(GraphDiff, TypeAttrOutputAndConstantContentChangesAreNamed) {
   auto g = SubReluGraph();
   const GraphSnapshot before = TakeSnapshot("parsed", *g);

@@ -21,7 +21,9 @@ struct NodeSnapshot {
   std::vector<std::string> outputs;          // TensorDesc::ToString per output
 };
 
-// The graph after one pass; nodes by name (names are unique in a graph).
+// The graph after one pass; nodes by name (names are unique in a graph). The
+// nodes of subgraphs (control flow, partitions, gears) are there too, named
+// "owner/subgraph/node".
 struct GraphSnapshot {
   std::string pass;  // "parsed" for the graph before any pass
   std::vector<std::string> order;  // node names in text-form order
