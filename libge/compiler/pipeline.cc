@@ -29,7 +29,8 @@ PassManager BuildPipeline() {
   // what the others orphaned.
   pm.Add(InSubgraphsToo(ShapeFoldingPass()));
   pm.Add(InSubgraphsToo(ConstantFoldingPass()));
-  pm.Add(InSubgraphsToo(FoldConstantIfPass()));  // after folding: conditions computed from constants are constants now
+  pm.Add(InSubgraphsToo(FoldConstantIfPass()));
+  pm.Add(InSubgraphsToo(HoistLoopInvariantsPass()));  // after folding: what is left depends on captures  // after folding: conditions computed from constants are constants now
   pm.Add(InSubgraphsToo(AlgebraicSimplifyPass()));
   pm.Add(InSubgraphsToo(CsePass()));
   pm.Add(InSubgraphsToo(DeadCodeEliminationPass()));

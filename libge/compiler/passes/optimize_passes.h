@@ -9,6 +9,7 @@ namespace ge {
 Pass ShapeFoldingPass();          // "shape_folding"
 Pass ConstantFoldingPass();       // "constant_folding"
 Pass FoldConstantIfPass();        // "fold_constant_if"
+Pass HoistLoopInvariantsPass();   // "hoist_loop_invariants"
 Pass AlgebraicSimplifyPass();     // "algebraic_simplify"
 Pass CsePass();                   // "cse"
 Pass DeadCodeEliminationPass();   // "dead_code_elimination"
