@@ -34,7 +34,9 @@ TEST(TfControlFlow, AWhileFrameBecomesOneLoop) {
   EXPECT_EQ(CountOps(*body, "Less"), 1);
   EXPECT_EQ(body->InputNodes().size(), 6u);  // iteration, cond, i, acc, n, x
   for (Node* n : (*graph)->nodes())
-    if (n->type() == "Loop") EXPECT_EQ(n->GetInt("_captures"), 2);
+    if (n->type() == "Loop") {
+      EXPECT_EQ(n->GetInt("_captures"), 2);
+    }
 }
 
 TEST(TfControlFlow, ACounterLoopRunsItsTripCount) {
