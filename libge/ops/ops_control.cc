@@ -90,10 +90,28 @@ Status InferScan(InferContext& ctx) {
   const int64_t scans = n.GetInt("num_scan_inputs", 0);
   const int64_t states = static_cast<int64_t>(n.num_inputs()) - scans - Captures(n);
   if (scans < 1 || states < 0) return ctx.Error("num_scan_inputs " + std::to_string(scans) + " does not fit its inputs");
+  const std::vector<int64_t> out_axes = n.GetInts("scan_output_axes");
   for (size_t j = 0; j < n.num_outputs(); ++j) {
     const TensorDesc* body = SubgraphOutput(n, "body", j);
     if (!body) return ctx.Error("the body has no output " + std::to_string(j));
-    ctx.output(j) = static_cast<int64_t>(j) < states ? Merge(ctx.input(j), *body) : Stacked(*body);
+    if (static_cast<int64_t>(j) < states) {
+      ctx.output(j) = Merge(ctx.input(j), *body);
+      continue;
+    }
+    // Stacked along scan_output_axes (default 0), in [-(r+1), r+1) for a rank-r slice.
+    const size_t k = j - static_cast<size_t>(states);
+    TensorDesc stacked = Stacked(*body);
+    const int64_t axis = k < out_axes.size() ? out_axes[k] : 0;
+    if (axis != 0 && !stacked.unknown_rank()) {
+      const int64_t r = static_cast<int64_t>(stacked.dims.size());
+      if (axis < -r || axis >= r)
+        return ctx.Error("scan_output_axes[" + std::to_string(k) + "] = " + std::to_string(axis) + " is outside rank " +
+                         std::to_string(r));
+      const int64_t a = axis < 0 ? axis + r : axis;
+      stacked.dims.erase(stacked.dims.begin());
+      stacked.dims.insert(stacked.dims.begin() + a, kUnknownDim);
+    }
+    ctx.output(j) = stacked;
   }
   return Status::Ok();
 }

@@ -228,25 +228,70 @@ Status ConvertLoop(Node& n, Lowering& l) {
 
 // ------------------------------------------------------------------ Scan
 
-// Scan (opset 9+) over axis 0: Scan(state..., scan_inputs..., captures...)
-// -> (state..., scan_outputs...); body(state..., slices..., captures...)
-// -> (state..., output slices...).
+// Scan (opset 9+): Scan(state..., scan_inputs..., captures...) ->
+// (state..., scan_outputs...); body(state..., slices..., captures...) ->
+// (state..., output slices...). Scan inputs are sliced along their
+// scan_input_axes (axis 0: views, no copy; another axis: each slice copied
+// out), scan outputs stacked along their scan_output_axes.
 struct ScanContext : FlowContext {
   std::unique_ptr<LoadedModel> body;
   size_t states = 0, scan_inputs = 0;
-  std::vector<int64_t> in_directions, out_directions;
+  std::vector<int64_t> in_directions, out_directions, in_axes, out_axes;
   std::vector<Tensor> state;
   std::vector<std::vector<Tensor>> scans;
+  std::vector<std::vector<uint8_t>> slice_copies;  // per scan input sliced off axis 0
 };
+
+// axis in [-rank, rank) -> [0, rank); what names it in the error.
+Result<size_t> NormalizeAxis(int64_t axis, size_t rank, const std::string& what) {
+  const int64_t r = static_cast<int64_t>(rank);
+  if (axis < -r || axis >= r)
+    return InvalidArgument(what + " axis " + std::to_string(axis) + " is outside a rank-" + std::to_string(rank) + " tensor");
+  return static_cast<size_t>(axis < 0 ? axis + r : axis);
+}
+
+// Slice `at` of axis `axis` of v, copied into buf (row-major blocks).
+TensorView CopySlice(const Value& v, size_t axis, int64_t at, std::vector<uint8_t>& buf) {
+  std::vector<int64_t> slice = v.dims;
+  const int64_t len = slice[axis];
+  slice.erase(slice.begin() + static_cast<std::ptrdiff_t>(axis));
+  const size_t es = DataTypeSize(v.dtype);
+  const int64_t outer = NumElements(std::vector<int64_t>(v.dims.begin(), v.dims.begin() + static_cast<std::ptrdiff_t>(axis)));
+  const size_t inner = static_cast<size_t>(NumElements(std::vector<int64_t>(v.dims.begin() + static_cast<std::ptrdiff_t>(axis) + 1, v.dims.end()))) * es;
+  buf.resize(static_cast<size_t>(outer) * inner);
+  const auto* src = static_cast<const uint8_t*>(v.data);
+  for (int64_t o = 0; o < outer; ++o) std::memcpy(buf.data() + o * inner, src + (o * len + at) * inner, inner);
+  return TensorView{v.dtype, slice, buf.data()};
+}
+
+// t stacked along axis 0 ([len, rest...]) with that axis moved to `axis`.
+Tensor MoveStackAxis(const Tensor& t, size_t axis) {
+  const std::vector<int64_t>& d = t.desc().dims;
+  if (axis == 0 || d.empty()) return t;
+  const int64_t len = d[0];
+  std::vector<int64_t> dims(d.begin() + 1, d.end());
+  dims.insert(dims.begin() + static_cast<std::ptrdiff_t>(axis), len);
+  const size_t es = DataTypeSize(t.desc().dtype);
+  const int64_t outer = NumElements(std::vector<int64_t>(d.begin() + 1, d.begin() + 1 + static_cast<std::ptrdiff_t>(axis)));
+  const size_t inner = static_cast<size_t>(NumElements(std::vector<int64_t>(d.begin() + 1 + static_cast<std::ptrdiff_t>(axis), d.end()))) * es;
+  std::vector<uint8_t> bytes(t.size());
+  for (int64_t k = 0; k < len; ++k)
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(bytes.data() + (o * len + k) * inner, t.data() + (k * outer + o) * inner, inner);
+  return Tensor(TensorDesc(t.desc().dtype, dims), std::move(bytes));
+}
 
 Status IterateScan(ScanContext& c) {
   int64_t length = -1;
+  std::vector<size_t> axes(c.scan_inputs);
   for (size_t s = 0; s < c.scan_inputs; ++s) {
     const Value& v = *c.in[c.states + s];
     if (v.dims.empty()) return InvalidArgument("scan input " + std::to_string(s) + " is a scalar");
-    if (length >= 0 && v.dims[0] != length)
-      return InvalidArgument("scan inputs have lengths " + std::to_string(length) + " and " + std::to_string(v.dims[0]));
-    length = v.dims[0];
+    GE_ASSIGN_OR_RETURN(axes[s], NormalizeAxis(c.in_axes[s], v.dims.size(), "scan input " + std::to_string(s) + "'s"));
+    const int64_t len = v.dims[axes[s]];
+    if (length >= 0 && len != length)
+      return InvalidArgument("scan inputs have lengths " + std::to_string(length) + " and " + std::to_string(len));
+    length = len;
   }
   c.state.clear();
   for (size_t k = 0; k < c.states; ++k) c.state.emplace_back(TensorDesc(c.in[k]->dtype, c.in[k]->dims), c.in[k]->data, c.in[k]->bytes);
@@ -258,6 +303,10 @@ Status IterateScan(ScanContext& c) {
     for (size_t s = 0; s < c.scan_inputs; ++s) {
       const Value& v = *c.in[c.states + s];
       const int64_t at = c.in_directions[s] ? length - 1 - t : t;
+      if (axes[s] != 0) {
+        c.views.push_back(CopySlice(v, axes[s], at, c.slice_copies[s]));
+        continue;
+      }
       const std::vector<int64_t> slice(v.dims.begin() + 1, v.dims.end());
       const size_t bytes = static_cast<size_t>(NumElements(slice)) * DataTypeSize(v.dtype);
       c.views.push_back(TensorView{v.dtype, slice, static_cast<const uint8_t*>(v.data) + at * bytes});
@@ -272,7 +321,9 @@ Status IterateScan(ScanContext& c) {
   for (size_t s = 0; s < outs; ++s) {
     if (c.out_directions[s]) std::reverse(c.scans[s].begin(), c.scans[s].end());
     GE_ASSIGN_OR_RETURN(Tensor stacked, Stack(c.scans[s], c.node->output_desc(c.states + s), "scan output " + std::to_string(s)));
-    GE_RETURN_IF_ERROR(c.SetOutput(c.states + s, stacked));
+    GE_ASSIGN_OR_RETURN(size_t axis, NormalizeAxis(c.out_axes[s], stacked.desc().dims.size(),
+                                                   "scan output " + std::to_string(s) + "'s"));
+    GE_RETURN_IF_ERROR(c.SetOutput(c.states + s, MoveStackAxis(stacked, axis)));
   }
   return Status::Ok();
 }
@@ -282,11 +333,18 @@ int RunScan(void* context) {
   return c->Done(IterateScan(*c));
 }
 
-// Directions per input or output: 0 forward, 1 reverse; axes other than 0
-// are refused (the ONNX default, and what exporters give).
-Result<std::vector<int64_t>> Directions(const Node& n, const char* axes_attr, const char* dir_attr, size_t count) {
-  for (int64_t a : n.GetInts(axes_attr))
-    if (a != 0) return Unsupported("node " + n.Label() + ": " + axes_attr + " other than 0 is not supported");
+// Axes per input or output (default 0; checked against ranks per call).
+Result<std::vector<int64_t>> Axes(const Node& n, const char* attr, size_t count) {
+  std::vector<int64_t> a = n.GetInts(attr);
+  if (a.empty()) a.assign(count, 0);
+  if (a.size() != count)
+    return InvalidArgument("node " + n.Label() + ": " + attr + " has " + std::to_string(a.size()) + " entries for " +
+                           std::to_string(count));
+  return a;
+}
+
+// Directions per input or output: 0 forward, 1 reverse.
+Result<std::vector<int64_t>> Directions(const Node& n, const char* dir_attr, size_t count) {
   std::vector<int64_t> d = n.GetInts(dir_attr);
   if (d.empty()) d.assign(count, 0);
   if (d.size() != count) return InvalidArgument("node " + n.Label() + ": " + dir_attr + " has " + std::to_string(d.size()) + " entries for " + std::to_string(count));
@@ -306,8 +364,12 @@ Status ConvertScan(Node& n, Lowering& l) {
   if (c->states > c->out.size()) return Corrupt("v2 lowering: " + n.Label() + " has more states than outputs");
   for (size_t i = 0; i < c->states + c->scan_inputs; ++i)
     if (!c->in[i]) return Corrupt("v2 lowering: " + n.Label() + " input " + std::to_string(i) + " is absent");
-  GE_ASSIGN_OR_RETURN(c->in_directions, Directions(n, "scan_input_axes", "scan_input_directions", c->scan_inputs));
-  GE_ASSIGN_OR_RETURN(c->out_directions, Directions(n, "scan_output_axes", "scan_output_directions", c->out.size() - c->states));
+  const size_t outs = c->out.size() - c->states;
+  GE_ASSIGN_OR_RETURN(c->in_directions, Directions(n, "scan_input_directions", c->scan_inputs));
+  GE_ASSIGN_OR_RETURN(c->out_directions, Directions(n, "scan_output_directions", outs));
+  GE_ASSIGN_OR_RETURN(c->in_axes, Axes(n, "scan_input_axes", c->scan_inputs));
+  GE_ASSIGN_OR_RETURN(c->out_axes, Axes(n, "scan_output_axes", outs));
+  c->slice_copies.resize(c->scan_inputs);
   LoadInInit(n, l, "body", &c->body);
   l.AddMain(RunScan, c);
   return Status::Ok();

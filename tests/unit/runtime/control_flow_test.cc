@@ -96,6 +96,37 @@ TEST(ControlFlow, LoopCarriesStateAndStacksScanOutputs) {
 }
 
 // Running sum over the rows of x (forwards, or backwards with direction 1).
+// scan_input_axes 1: x [2, 3] gives 3 slices x[:, t] ([2]); scan_output_axes
+// 1 stacks the running sums as columns ([2, 3]); -1 means the same axis.
+TEST(ControlFlow, ScanSlicesAndStacksAlongOtherAxes) {
+  for (int64_t axis : {1, -1}) {
+    TinyGraph body;
+    Node* acc = body.Data("acc", F32({2}));
+    Node* col = body.Data("col", F32({2}));
+    Node* sum = body.Op("Add", "sum", {acc, col});
+    body.Output({sum, body.Op("Identity", "slice", {sum})});
+    TinyGraph t;
+    Node* scan = t.Op("Scan", "scan", {t.Data("init", F32({2})), t.Data("x", F32({2, 3}))},
+                      {{"num_scan_inputs", int64_t{1}},
+                       {"scan_input_axes", std::vector<int64_t>{axis}},
+                       {"scan_output_axes", std::vector<int64_t>{axis}}},
+                      2);
+    scan->subgraphs()["body"] = Subgraph(body);
+    t.Output({scan});
+    EXPECT_TRUE(t.g().AddEdge(scan, 1, t.g().OutputNode(), 1).ok());
+    Model m = CompileModel(t);
+    auto loaded = LoadModel(m, RunMode::kV2);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    const Floats zero = {0, 0}, xs = {1, 2, 3, 4, 5, 6};  // rows [1 2 3] and [4 5 6]
+    std::vector<Tensor> out;
+    Status s = (*loaded)->ExecuteShaped({{DataType::kFloat32, {2}, zero.data()}, {DataType::kFloat32, {2, 3}, xs.data()}}, out);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(FloatsOf(out[0]), Floats({6, 15}));
+    EXPECT_EQ(out[1].desc().dims, (std::vector<int64_t>{2, 3}));
+    EXPECT_EQ(FloatsOf(out[1]), Floats({1, 3, 6, 4, 9, 15}));
+  }
+}
+
 TEST(ControlFlow, ScanWalksItsInputInEitherDirection) {
   for (int64_t dir : {0, 1}) {
     TinyGraph body;
