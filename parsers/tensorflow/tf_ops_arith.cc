@@ -17,6 +17,10 @@
 //   Rint                      → Round (both round halves to even)
 //   IsNan, IsInf              → IsNaN, IsInf; IsFinite → Not(Or(IsNaN(x), IsInf(x)))
 //   DivNoNan, MulNoNan        → Where(Equal(y, 0), 0, Div(x, y) / Mul(x, y))
+//   FakeQuantWithMinMaxArgs/Vars → TF's nudged range (constant min/max), then
+//                               Floor((Clip(x) - nmin) * (1/scale) + 0.5) * scale + nmin, in TF's order
+#include <cmath>
+
 #include "tf_attrs.h"
 #include "tf_op_mappers.h"
 
@@ -105,9 +109,62 @@ Status MapNoNan(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type
   return Status::Ok();
 }
 
+// TF's FakeQuant (fake_quant_ops_functor.h): the range nudged so that 0 is
+// exactly representable, then x clamped to it and rounded to the grid, in
+// float32 and in TF's order of operations, so the result is TF's bit for
+// bit. min and max must be constants (attributes of the Args form, scalar
+// inputs of the Vars form).
+Status MapFakeQuant(const tf::NodeDef& n, TfGraphBuilder& b, bool vars) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> in, DataInputs(n, b, vars ? 3 : 1));
+  if (b.Desc(in[0].ep).dtype != DataType::kFloat32) return NodeUnsupported(n, "inputs other than float32 are not supported");
+  float min = -6.0f, max = 6.0f;
+  if (vars) {
+    for (size_t i : {1, 2}) {
+      const Tensor* t = b.ConstValue(in[i]);
+      if (!t || t->desc().NumElements() != 1 || t->desc().dtype != DataType::kFloat32)
+        return NodeUnsupported(n, std::string(i == 1 ? "min" : "max") + " must be a constant float32 scalar "
+                                  "(per-channel FakeQuant is not supported)");
+      (i == 1 ? min : max) = static_cast<float>(t->ToDouble().at(0));
+    }
+  } else {
+    GE_ASSIGN_OR_RETURN(min, AttrFloat(n, "min", -6.0f));
+    GE_ASSIGN_OR_RETURN(max, AttrFloat(n, "max", 6.0f));
+  }
+  GE_ASSIGN_OR_RETURN(int64_t bits, AttrInt(n, "num_bits", 8));
+  GE_ASSIGN_OR_RETURN(bool narrow, AttrBool(n, "narrow_range", false));
+  if (bits < 2 || bits > 16) return NodeUnsupported(n, "num_bits " + std::to_string(bits) + " is outside 2..16 (TF's range)");
+  if (!(min < max)) return NodeUnsupported(n, "min " + std::to_string(min) + " must be below max " + std::to_string(max));
+  const float quant_min = narrow ? 1.0f : 0.0f;
+  const float quant_max = static_cast<float>((int64_t{1} << bits) - 1);
+  const float scale = (max - min) / (quant_max - quant_min);
+  const float zero_from_min = quant_min - min / scale;
+  const float zero = zero_from_min < quant_min   ? quant_min
+                     : zero_from_min > quant_max ? quant_max
+                                                 : std::round(zero_from_min);
+  const float nmin = (quant_min - zero) * scale, nmax = (quant_max - zero) * scale;
+  auto scalar = [&](const char* name, float v) { return AddScalar(n, b, name, DataType::kFloat32, v); };
+  GE_ASSIGN_OR_RETURN(Endpoint lo, scalar("nudged_min", nmin));
+  GE_ASSIGN_OR_RETURN(Endpoint hi, scalar("nudged_max", nmax));
+  GE_ASSIGN_OR_RETURN(Endpoint inv, scalar("inv_scale", 1.0f / scale));
+  GE_ASSIGN_OR_RETURN(Endpoint step, scalar("scale", scale));
+  GE_ASSIGN_OR_RETURN(Endpoint half, scalar("half", 0.5f));
+  GE_ASSIGN_OR_RETURN(Node* clip, b.Add(n, "Clip", {in[0].ep, lo, hi}, {}, "clamped"));
+  const bool nchw = in[0].nchw;
+  GE_ASSIGN_OR_RETURN(TfValue shifted, AddElementwise(n, b, "Sub", {{Endpoint{clip, 0}, nchw}, {lo, false}}, {}, "shifted"));
+  GE_ASSIGN_OR_RETURN(TfValue scaled, AddElementwise(n, b, "Mul", {shifted, {inv, false}}, {}, "scaled"));
+  GE_ASSIGN_OR_RETURN(TfValue plus, AddElementwise(n, b, "Add", {scaled, {half, false}}, {}, "plus_half"));
+  GE_ASSIGN_OR_RETURN(TfValue level, AddElementwise(n, b, "Floor", {plus}, {}, "level"));
+  GE_ASSIGN_OR_RETURN(TfValue back, AddElementwise(n, b, "Mul", {level, {step, false}}, {}, "dequantized"));
+  GE_ASSIGN_OR_RETURN(TfValue y, AddElementwise(n, b, "Add", {back, {lo, false}}));
+  b.Define(n, 0, y);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void AddArithMappers(OpMapperTable& t) {
+  t["FakeQuantWithMinMaxArgs"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapFakeQuant(n, b, false); };
+  t["FakeQuantWithMinMaxVars"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapFakeQuant(n, b, true); };
   for (const char* op : {"Erf", "Floor", "Ceil", "Round", "Sign", "Reciprocal", "Elu", "Selu", "Softplus", "Softsign"})
     t[op] = Elementwise(op, 1);
   t["Inv"] = Elementwise("Reciprocal", 1);

@@ -4,6 +4,8 @@
 // dividend, FloorDiv rounding towards -inf for floats and integers, and
 // the attribute defaults (LeakyRelu's alpha 0.2, Elu's alpha 1, SELU's
 // constants).
+#include <cmath>
+
 #include "tf_test_util.h"
 
 namespace ge::test {
@@ -257,6 +259,63 @@ TEST(TfArithOps, SizeRankEuclideanNormAndPassThroughs) {
   ExpectNear((*r)[3].f(), {5, 3});
   EXPECT_EQ((*r)[4].f(), (Floats{3, 4, 0, 1, 2, 2}));
   EXPECT_EQ((*r)[5].f(), (Floats{7, 8}));
+}
+
+// TF's FakeQuant, written from its documentation and fake_quant_ops_functor.h:
+// nudge [min, max] so that 0 is on the grid, clamp, round to the grid.
+Floats FakeQuantReference(const Floats& x, float min, float max, int bits, bool narrow) {
+  const float qmin = narrow ? 1.f : 0.f, qmax = static_cast<float>((1 << bits) - 1);
+  const float scale = (max - min) / (qmax - qmin);
+  const float zf = qmin - min / scale;
+  const float zero = zf < qmin ? qmin : zf > qmax ? qmax : std::round(zf);
+  const float nmin = (qmin - zero) * scale, nmax = (qmax - zero) * scale;
+  Floats y;
+  for (float v : x) {
+    const float c = std::min(std::max(v, nmin), nmax) - nmin;
+    y.push_back(std::floor(c * (1.f / scale) + 0.5f) * scale + nmin);
+  }
+  return y;
+}
+
+TEST(TfArithOps, FakeQuantNudgesTheRangeAndRoundsToTheGrid) {
+  // min -1 / max 1 on 8 bits: the zero point 127.5 is nudged to 128, so the
+  // range becomes [-1.0039, 0.9961]; 0 stays exactly 0.
+  const Floats x = {-2.f, -1.f, -0.3f, 0.f, 0.3f, 0.996f, 1.5f, 0.0039f};
+  TfGraph g;
+  g.Placeholder("x", {8});
+  auto* args = g.Node("FakeQuantWithMinMaxArgs", "args", {"x"});
+  SetF(args, "min", -1.f);
+  SetF(args, "max", 1.f);
+  g.ConstF("lo", {}, {-0.5f});
+  g.ConstF("hi", {}, {3.f});
+  auto* vars = g.Node("FakeQuantWithMinMaxVars", "vars", {"x", "lo", "hi"});
+  SetI(vars, "num_bits", 4);
+  SetB(vars, "narrow_range", true);
+  g.Node("FakeQuantWithMinMaxArgs", "defaults", {"x"});  // [-6, 6], 8 bits
+  auto r = RunTf(g, {Host<float>({8}, x)}, Outs({"args", "vars", "defaults"}));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ((*r)[0].f(), FakeQuantReference(x, -1.f, 1.f, 8, false));
+  EXPECT_EQ((*r)[0].f()[3], 0.f);
+  EXPECT_EQ((*r)[1].f(), FakeQuantReference(x, -0.5f, 3.f, 4, true));
+  EXPECT_EQ((*r)[2].f(), FakeQuantReference(x, -6.f, 6.f, 8, false));
+  // A computed range and min >= max are refused naming the node.
+  TfGraph bad;
+  bad.Placeholder("x", {2});
+  bad.Placeholder("lo", {});
+  bad.ConstF("hi", {}, {1.f});
+  bad.Node("FakeQuantWithMinMaxVars", "fq", {"x", "lo", "hi"});
+  auto e = RunTf(bad, {Host<float>({2}, Floats{0, 1}), Host<float>({}, Floats{0})}, Outs({"fq"}));
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.status().message().find("fq"), std::string::npos) << e.status().message();
+  EXPECT_NE(e.status().message().find("constant"), std::string::npos) << e.status().message();
+  TfGraph flipped;
+  flipped.Placeholder("x", {2});
+  auto* f = flipped.Node("FakeQuantWithMinMaxArgs", "fq", {"x"});
+  SetF(f, "min", 1.f);
+  SetF(f, "max", -1.f);
+  auto fe = RunTf(flipped, {Host<float>({2}, Floats{0, 1})}, Outs({"fq"}));
+  ASSERT_FALSE(fe.ok());
+  EXPECT_NE(fe.status().message().find("must be below max"), std::string::npos) << fe.status().message();
 }
 
 }  // namespace
