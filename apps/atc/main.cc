@@ -20,6 +20,7 @@
 #include "ge/tools/precheck.h"
 #include "ge_base/file_io.h"
 #include "ge/om.h"
+#include "ge/plan/link.h"
 
 namespace {
 
@@ -174,6 +175,12 @@ int Main(int argc, char** argv) {
                  "Streams to run independent branches on (1 = one stream, the default; at most the backend's, 8 on "
                  "the CPU): branches go to up to N streams by estimated cost, event record/wait tasks order "
                  "cross-stream edges (docs/streams.md)");
+  std::string control_flow = "sink";
+  app.add_option("--control_flow", control_flow,
+                 "If / Loop nodes whose subgraphs are all static: sink (default) plans them with the model, linked "
+                 "into label tasks so sink mode runs a whole loop in one call; v2 leaves every one to the v2 "
+                 "runtime (the model is dynamic). Others always run in v2 (docs/control-flow.md)")
+      ->check(CLI::IsMember({"sink", "v2"}));
   std::string max_memory;
   app.add_option("--max_memory", max_memory,
                  "Refuse a model with a tensor, memory segment or total above SIZE (bytes, or with K, M, G, T: 24G; "
@@ -281,6 +288,7 @@ int Main(int argc, char** argv) {
   options.model_name = BaseName(output);
   options.max_memory = *memory_limit;
   options.verify_each_pass = spdlog::get_level() <= spdlog::level::debug;
+  options.sink_control_flow = control_flow == "sink";
   if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
     return ge::app::Fail(kTool, s);
   if (enable_single_stream == "true") stream_num = "1";
@@ -298,6 +306,15 @@ int Main(int argc, char** argv) {
     for (const ge::StreamTasks& st : compiled->streams)
       for (const ge::Task& t : st.tasks) events += t.kind == ge::Task::Kind::kEventRecord;
     std::printf("streams: %zu streams, %d events\n", compiled->streams.size(), events);
+  }
+  if (!compiled->dynamic && !compiled->partitions.empty()) {
+    auto linked = ge::LinkModel(*compiled);
+    if (!linked.ok()) return ge::app::Fail(kTool, linked.status());
+    std::printf("control flow: %zu subgraph plan(s), linked into %zu tasks with %d labels at load (feature map %lld B "
+                "with the subgraphs' workspace, weights %lld B; ge-atc --mode 1 lists them)\n",
+                compiled->partitions.size(), linked->streams[0].tasks.size(), linked->num_labels,
+                static_cast<long long>(linked->memory.feature_map_size),
+                static_cast<long long>(linked->memory.weights_size));
   }
   std::fprintf(stderr, "[2/2] writing %s (%zu nodes)\n", om_path.c_str(), compiled->graph->num_nodes());
   if (auto s = ge::WriteOmFile(*compiled, om_path); !s.ok()) return ge::app::Fail(kTool, s);

@@ -54,5 +54,6 @@ void RegisterWindowKernels(KernelRegistry& r);      // HannWindow, HammingWindow
 void RegisterDftKernels(KernelRegistry& r);         // DFT, STFT
 void RegisterUnpoolKernels(KernelRegistry& r);      // MaxUnpool
 void RegisterLpKernels(KernelRegistry& r);          // LpPool, GlobalLpPool, LpNormalization, MaxRoiPool
+void RegisterControlKernels(KernelRegistry& r);     // MemcpyAsync, BranchIndex, LoopInit, LoopCondIndex, LoopIncrement (linked control flow)
 
 }  // namespace ge::hal

@@ -7,6 +7,7 @@
 #include "gears/gear_compiler.h"
 #include "memory/memory_planner.h"
 #include "partition/dynamic_shape_partitioner.h"
+#include "partition/static_control_flow.h"
 #include "pass.h"
 #include "streams/streams.h"
 #include "tasks/task_builder.h"
@@ -35,13 +36,53 @@ namespace {
 // graph, they do not rewrite it, so they run after every pass. Streams
 // first: the memory plan's lifetimes are over the stream-aware schedule, and
 // the tasks are the schedule with the plan's addresses.
+Status PlanModel(Model& m, const CompileOptions& options);
+
+// Control flow in a static plan: each subgraph of its If / Loop nodes is
+// planned as a static model of its own (innermost first, by recursion), and
+// its plan kept in m.partitions under the node's path; the loader links
+// them (ge/plan/link.h).
+Status PlanSubgraphs(Model& m, const CompileOptions& options) {
+  for (const Node* n : m.graph->nodes()) {
+    if (!IsLinkedControlFlow(*n)) continue;
+    for (const std::string& name : LinkedSubgraphs(*n)) {
+      auto it = n->subgraphs().find(name);
+      if (it == n->subgraphs().end() || !it->second) return Internal("node " + n->Label() + " has no subgraph " + name);
+      Model sub;
+      sub.name = m.name + "/" + n->name() + "/" + name;
+      sub.graph = it->second->Clone();
+      DescribeModelIo(sub);
+      GE_RETURN_IF_ERROR(PlanModel(sub, options).Annotated("node " + n->Label() + ", subgraph '" + name + "'"));
+      SubgraphPlan plan;
+      plan.node = n->name();
+      plan.subgraph = name;
+      plan.inputs = sub.inputs;
+      plan.outputs = sub.outputs;
+      plan.memory = std::move(sub.memory);
+      plan.streams = std::move(sub.streams);
+      m.partitions.push_back(std::move(plan));
+      for (SubgraphPlan& nested : sub.partitions) {
+        nested.node = n->name() + "/" + name + "/" + nested.node;
+        m.partitions.push_back(std::move(nested));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status PlanModel(Model& m, const CompileOptions& options) {
+  // Label tasks jump within one stream, and a stream that jumps has no events.
+  const bool control_flow = partition::HasControlFlow(*m.graph);
+  if (control_flow) GE_RETURN_IF_ERROR(PlanSubgraphs(m, options));
+  const int32_t stream_num = control_flow ? 1 : options.stream_num;
+  if (control_flow && options.stream_num > 1)
+    spdlog::info("streams: {} has control flow in its plan, so it runs on one stream (label tasks jump within a stream)", m.name);
   GE_ASSIGN_OR_RETURN(std::vector<Node*> order, memory::ExecutionOrder(*m.graph));
-  GE_ASSIGN_OR_RETURN(std::vector<StreamTasks> schedule, streams::BuildSchedule(order, options.stream_num));
+  GE_ASSIGN_OR_RETURN(std::vector<StreamTasks> schedule, streams::BuildSchedule(order, stream_num));
   GE_RETURN_IF_ERROR(CheckEventGraph(schedule));
   const streams::ScheduleStats stats = streams::Stats(schedule);
   spdlog::info("streams: {} kernels on {} stream(s), {} event(s) (stream_num {})", stats.kernels, stats.streams,
-               stats.events, options.stream_num);
+               stats.events, stream_num);
   memory::PlanOptions plan_options;
   plan_options.alignment = options.memory_alignment;
   plan_options.reuse = options.buffer_reuse;
@@ -101,8 +142,10 @@ Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& option
 
   // A partitioned graph keeps its unknown-shape nodes in the root, so it is
   // never static.
-  if (partition::IsStaticGraph(*m.graph)) {
+  if (partition::IsStaticGraph(*m.graph, StaticControlFlowTest(ctx))) {
     GE_RETURN_IF_ERROR(PlanModel(m, options));
+    if (!m.partitions.empty())
+      spdlog::info("control flow: {} subgraph plan(s) in the static plan, linked into label tasks at load", m.partitions.size());
     return m;
   }
   // A dynamic model: the root graph runs node by node in v2; each known-shape

@@ -87,5 +87,8 @@ Pass CheckKnownOpsPass();
 Pass CheckSupportPass();
 Pass ShapeCheckPass();
 Pass DynamicShapePartitionPass();
+// The If / Loop nodes a static plan takes (--control_flow sink), as a test
+// for partition::IsStaticGraph; null when every one stays in v2.
+std::function<bool(const Node&)> StaticControlFlowTest(const PassContext& ctx);
 
 }  // namespace ge

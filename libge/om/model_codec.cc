@@ -294,7 +294,8 @@ Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t 
   }
   GE_RETURN_IF_ERROR(DecodePlan(def, m));
   m.dynamic = def.dynamic();
-  if (!m.dynamic && def.partitions_size() > 0) return Corrupt("a static model lists partitions");
+  // A static model's partitions are its If / Loop subgraphs' plans
+  // (PartitionModel checks each names one).
   for (const SubgraphPlanDef& d : def.partitions()) {
     SubgraphPlan p;
     p.node = d.node();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ge/om.h"
+#include "ge/plan/link.h"
 #include "om_layout.h"
 #include "om.pb.h"
 
@@ -45,11 +46,49 @@ nlohmann::ordered_json ScheduleSummary(const om::ModelDef& def) {
   return out;
 }
 
+const char* KindName(Task::Kind k) {
+  switch (k) {
+    case Task::Kind::kKernel: return "kernel";
+    case Task::Kind::kEventRecord: return "event_record";
+    case Task::Kind::kEventWait: return "event_wait";
+    case Task::Kind::kLabelSet: return "label_set";
+    case Task::Kind::kLabelGoto: return "label_goto";
+    case Task::Kind::kLabelSwitch: return "label_switch";
+  }
+  return "?";
+}
+
+// A model with control flow in its static plan: the task list the loader
+// links from the plans (ge/plan/link.h), with its label tasks, as the HAL
+// model runs it.
+Result<nlohmann::ordered_json> LinkedTasks(const Model& m) {
+  GE_ASSIGN_OR_RETURN(LinkedPlan linked, LinkModel(m));
+  nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
+  for (const StreamTasks& st : linked.streams)
+    for (const Task& t : st.tasks) {
+      nlohmann::ordered_json e;
+      e["kind"] = KindName(t.kind);
+      if (t.kind == Task::Kind::kLabelSet || t.kind == Task::Kind::kLabelGoto) e["label"] = t.label;
+      if (t.kind == Task::Kind::kLabelSwitch) e["labels"] = t.labels;
+      if (!t.node.empty()) e["node"] = t.node;
+      if (!t.op.empty()) e["op"] = t.op;
+      if (t.kind == Task::Kind::kKernel && t.op.empty())
+        if (auto it = linked.nodes.find(t.node); it != linked.nodes.end()) e["op"] = it->second->type();
+      tasks.push_back(std::move(e));
+    }
+  nlohmann::ordered_json out;
+  out["labels"] = linked.num_labels;
+  out["weights_size"] = linked.memory.weights_size;
+  out["feature_map_size"] = linked.memory.feature_map_size;
+  out["tasks"] = tasks;
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> OmToJson(const std::string& path) {
   // Validate everything first: a corrupt file gets the loader's error.
-  GE_RETURN_IF_ERROR(ReadOmFile(path).status());
+  GE_ASSIGN_OR_RETURN(LoadedOm loaded, ReadOmFile(path));
   std::ifstream f(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   om::Header h;
@@ -88,6 +127,9 @@ Result<std::string> OmToJson(const std::string& path) {
   out["header"] = j["header"];
   out["sections"] = j["sections"];
   if (j.contains("schedule")) out["schedule"] = j["schedule"];
+  if (HasLinkedControlFlow(loaded.model)) {
+    GE_ASSIGN_OR_RETURN(out["linked_tasks"], LinkedTasks(loaded.model));
+  }
   out["model"] = j["model"];
   return out.dump(2) + "\n";
 }

@@ -2,9 +2,11 @@
 // memory-sharing rules are in verify_memory.cc.
 #include "ge/plan/verify.h"
 
+#include <algorithm>
 #include <set>
 
 #include "ge/ir/verifier.h"
+#include "ge/plan/link.h"
 #include "ge/ops/kernel_spec.h"
 #include "ge/ops/memory_alias.h"
 #include "ge/ops/op_registry.h"
@@ -256,6 +258,40 @@ Status CheckOrder(const Facts& f) {
   return bad;
 }
 
+// A static model's control flow: each If / Loop node's subgraphs are
+// static models with plans of their own, checked as such (nested ones by
+// the subgraph that holds them), and the plans link (ge/plan/link.h).
+Status CheckControlFlowPlans(const Model& model) {
+  const Graph& g = *model.graph;
+  for (size_t i = 0; i < model.partitions.size(); ++i) {
+    const SubgraphPlan& p = model.partitions[i];
+    const Node* owner = FindNodeByPath(g, p.node);
+    if (!owner || !IsLinkedControlFlow(*owner))
+      return Fail("a subgraph plan for " + p.node + ", which is not an If or Loop node of the graph");
+    const std::vector<std::string> subs = LinkedSubgraphs(*owner);
+    if (std::find(subs.begin(), subs.end(), p.subgraph) == subs.end())
+      return Fail("a plan for subgraph '" + p.subgraph + "' of " + owner->Label() + ", which links only its " +
+                  (owner->type() == "If" ? "branches" : "body"));
+    for (size_t j = 0; j < i; ++j)
+      if (model.partitions[j].node == p.node && model.partitions[j].subgraph == p.subgraph)
+        return Fail("subgraph '" + p.subgraph + "' of " + owner->Label() + " has two plans");
+    if (g.FindNode(p.node) != owner) continue;  // nested: its own subgraph's check covers it
+    GE_ASSIGN_OR_RETURN(Model sub, PartitionModel(model, i));
+    GE_RETURN_IF_ERROR(VerifyModel(sub).Annotated("subgraph " + p.node + "/" + p.subgraph));
+  }
+  for (const Node* n : g.nodes()) {
+    if (!IsLinkedControlFlow(*n) && !n->subgraphs().empty())
+      return Fail("node " + n->Label() + " has subgraphs, which a static model runs only for If and Loop");
+    if (!IsLinkedControlFlow(*n)) continue;
+    for (const std::string& sub : LinkedSubgraphs(*n))
+      if (std::none_of(model.partitions.begin(), model.partitions.end(),
+                       [&](const SubgraphPlan& p) { return p.node == n->name() && p.subgraph == sub; }))
+        return Fail("node " + n->Label() + ": subgraph '" + sub + "' has no plan");
+  }
+  if (model.partitions.empty()) return Status::Ok();
+  return LinkModel(model).status();
+}
+
 }  // namespace
 }  // namespace verify
 
@@ -274,6 +310,7 @@ Status VerifyModel(const Model& model) {
     return Status::Ok();
   }
   if (model.memory.empty() || model.streams.empty()) return Fail("the model has no memory plan or no task lists");
+  GE_RETURN_IF_ERROR(CheckControlFlowPlans(model));
   Facts f(model);
   for (const Node* n : model.graph->nodes()) f.nodes[n->name()] = n;
   GE_ASSIGN_OR_RETURN(f.topo, model.graph->TopologicalOrder());

@@ -46,6 +46,7 @@ Result<Model> CompileGears(std::unique_ptr<Graph> graph, const CompileOptions& o
   const std::string flag = GearFlagName(options.gears.kind);
   CompileOptions one = options;
   one.gears = {};
+  one.sink_control_flow = false;  // a gear's plan holds no subgraph plans
   std::vector<Model> gears;
   for (size_t i = 0; i < gear_dims.size(); ++i) {
     const std::string text = "gear " + std::to_string(i) + " " + DimsText(gear_dims[i]);

@@ -315,9 +315,9 @@ bool IsUnknownShapeNode(const Node& n) {
   return def && def->computed_shape;
 }
 
-bool IsStaticGraph(const Graph& g) {
+bool IsStaticGraph(const Graph& g, const NodeTest& static_control_flow) {
   for (Node* n : g.nodes())
-    if (IsUnknownShapeNode(*n)) return false;
+    if (IsUnknownShapeNode(*n) && !(static_control_flow && static_control_flow(*n))) return false;
   return true;
 }
 

@@ -15,6 +15,7 @@
 //   prune     the distinct clusters that remain, in topological order.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "ge/ir/graph.h"
@@ -32,8 +33,10 @@ struct Cluster {
 // A node the v2 runtime must infer and size per call.
 bool IsUnknownShapeNode(const Node& n);
 // True when no node of `g` is unknown-shape: the model compiles as one
-// static plan.
-bool IsStaticGraph(const Graph& g);
+// static plan. With `static_control_flow`, the If / Loop nodes it accepts
+// count as static (their subgraphs are planned and linked).
+using NodeTest = std::function<bool(const Node&)>;
+bool IsStaticGraph(const Graph& g, const NodeTest& static_control_flow = nullptr);
 
 // The clusters of `g` after merging, in topological order.
 Result<std::vector<Cluster>> ComputeClusters(const Graph& g);

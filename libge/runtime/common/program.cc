@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ge/ops/kernel_spec.h"
+#include "ge/plan/link.h"
 #include "ge/plan/verify.h"
 #include "ge/plan/memory_limit.h"
 
@@ -18,15 +19,30 @@ hal::ModelTask::Kind KindOf(Task::Kind k) {
   switch (k) {
     case Task::Kind::kEventRecord: return hal::ModelTask::Kind::kEventRecord;
     case Task::Kind::kEventWait: return hal::ModelTask::Kind::kEventWait;
+    case Task::Kind::kLabelSet: return hal::ModelTask::Kind::kLabelSet;
+    case Task::Kind::kLabelGoto: return hal::ModelTask::Kind::kLabelGoto;
+    case Task::Kind::kLabelSwitch: return hal::ModelTask::Kind::kLabelSwitch;
     default: return hal::ModelTask::Kind::kKernel;
   }
 }
 
-// The plan, the task lists flattened per stream, event count = max event
-// id + 1, kernel specs (GE's InitRuntimeParams).
+// The spec of a linked model's control kernel: no node, its op and the
+// descs of its arguments (ge/plan/link.h).
+hal::KernelSpec ControlSpec(const Task& t) {
+  hal::KernelSpec spec;
+  spec.op = t.op;
+  spec.name = t.node;
+  for (const TensorDesc& d : t.in_descs) spec.inputs.push_back(hal::TensorInfo{d.dtype, d.dims, 0});
+  for (const TensorDesc& d : t.out_descs) spec.outputs.push_back(hal::TensorInfo{d.dtype, d.dims, 0});
+  return spec;
+}
+
+// The plan, the task lists flattened per stream (control flow linked into
+// label tasks), event count = max event id + 1, kernel specs (GE's
+// InitRuntimeParams).
 using NodeIndex = std::map<std::string, const Node*>;
 
-Status InitRuntimeParams(const Model& model, const NodeIndex& by_name, Program& p) {
+Status InitRuntimeParams(const Model& model, NodeIndex& by_name, Program& p) {
   // The runtime loads plans; it never makes one.
   if (model.memory.empty())
     return InvalidArgument("model " + model.name +
@@ -38,31 +54,48 @@ Status InitRuntimeParams(const Model& model, const NodeIndex& by_name, Program& 
   const auto verify_start = std::chrono::steady_clock::now();
   GE_RETURN_IF_ERROR(VerifyModel(model).Annotated("model " + model.name));
   spdlog::debug("model check: {:.2f} ms", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - verify_start).count());
+  GE_ASSIGN_OR_RETURN(LinkedPlan linked, LinkModel(model));
   p.name = model.name;
   p.inputs = model.inputs;
   p.outputs = model.outputs;
-  p.plan = model.memory;
+  p.plan = std::move(linked.memory);
+  p.num_labels = linked.num_labels;
+  by_name = std::move(linked.nodes);
 
   std::map<std::string, int32_t> step;
   for (size_t i = 0; i < p.plan.order.size(); ++i) step[p.plan.order[i]] = static_cast<int32_t>(i);
-  for (const StreamTasks& st : model.streams) {
+  for (const StreamTasks& st : linked.streams) {
     std::vector<ProgramTask> list;
     list.reserve(st.tasks.size());
     for (const Task& t : st.tasks) {
       ProgramTask s;
       s.kind = KindOf(t.kind);
-      if (s.kind != hal::ModelTask::Kind::kKernel) {
+      const bool label = t.kind == Task::Kind::kLabelSet || t.kind == Task::Kind::kLabelGoto;
+      if (label) {
+        s.label = t.label;
+      } else if (t.kind == Task::Kind::kLabelSwitch) {
+        s.labels_begin = static_cast<uint32_t>(p.switch_labels.size());
+        s.labels_count = static_cast<uint32_t>(t.labels.size());
+        p.switch_labels.insert(p.switch_labels.end(), t.labels.begin(), t.labels.end());
+      } else if (s.kind != hal::ModelTask::Kind::kKernel) {
         if (t.event < 0) return Corrupt("stream " + std::to_string(st.stream) + ": event task without an event id");
         s.event = t.event;
         p.num_events = std::max(p.num_events, t.event + 1);
+      } else if (!t.op.empty()) {
+        s.kernel = static_cast<int32_t>(p.specs.size());
+        p.specs.push_back(ControlSpec(t));
+        p.labels.push_back(t.node + " (" + t.op + ")");
+        p.steps.push_back(-1);
       } else {
         auto it = by_name.find(t.node);
         if (it == by_name.end()) return Corrupt("task for unknown node " + t.node);
         s.kernel = static_cast<int32_t>(p.specs.size());
         p.specs.push_back(BuildKernelSpec(*it->second));
-        p.labels.push_back(it->second->Label());
+        p.labels.push_back(t.node + " (" + it->second->type() + ")");
         auto at = step.find(t.node);
         p.steps.push_back(at == step.end() ? -1 : at->second);
+      }
+      if (s.kind == hal::ModelTask::Kind::kKernel || s.kind == hal::ModelTask::Kind::kLabelSwitch) {
         s.in_begin = static_cast<uint32_t>(p.in_args.size());
         s.in_count = static_cast<uint32_t>(t.inputs.size());
         s.out_begin = static_cast<uint32_t>(p.out_args.size());
@@ -158,8 +191,7 @@ Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Dev
   GE_RETURN_IF_ERROR(CheckMemoryLimit(model, EffectiveMemoryLimit(max_memory)));
   auto p = std::make_shared<Program>();
   p->device = &device;
-  NodeIndex by_name;
-  for (const Node* n : model.graph->nodes()) by_name[n->name()] = n;
+  NodeIndex by_name;  // the linked plan's nodes, subgraph ones by path
   GE_RETURN_IF_ERROR(InitRuntimeParams(model, by_name, *p));
   GE_RETURN_IF_ERROR(InitWeightMem(by_name, *p, pool));
   // Only the segment sizes and IO bindings are needed from here on.

@@ -23,6 +23,8 @@ namespace ge::rt {
 struct ProgramTask {
   hal::ModelTask::Kind kind = hal::ModelTask::Kind::kKernel;
   int32_t event = -1;
+  int32_t label = -1;                          // LabelSet / LabelGoto
+  uint32_t labels_begin = 0, labels_count = 0;  // LabelSwitch: into Program::switch_labels
   int32_t kernel = -1;                    // index into Program::specs / labels / steps
   uint32_t in_begin = 0, in_count = 0;    // into Program::in_args
   uint32_t out_begin = 0, out_count = 0;  // into Program::out_args
@@ -39,9 +41,11 @@ struct Program {
   std::vector<std::vector<ProgramTask>> streams;
   std::vector<TaskArg> in_args, out_args;
   std::vector<hal::KernelSpec> specs;  // const_inputs point into `weights`
-  std::vector<std::string> labels;     // "name (Type)" per kernel
+  std::vector<std::string> labels;     // "name (Type)" per kernel (a subgraph's node by its path)
   std::vector<int32_t> steps;          // per kernel: its node's step in the plan's order
   int32_t num_events = 0;
+  int32_t num_labels = 0;                // a linked model's control flow (ge/plan/link.h)
+  std::vector<int32_t> switch_labels;    // the targets of every LabelSwitch
   size_t num_tasks = 0;
   hal::Device* device = nullptr;
   std::shared_ptr<const hal::DeviceBuffer> weights;

@@ -29,15 +29,24 @@ Status SinkModel::InitMemory() { return mem_.Init(*p_); }
 // (the HAL model, created at DistributeTask, owns the threads and events).
 Status SinkModel::InitModelStream() {
   desc_.num_events = p_->num_events;
+  desc_.num_labels = p_->num_labels;
   desc_.streams.assign(p_->streams.size(), {});
   for (size_t s = 0; s < p_->streams.size(); ++s) {
     desc_.streams[s].resize(p_->streams[s].size());
     for (size_t i = 0; i < p_->streams[s].size(); ++i) {
-      desc_.streams[s][i].kind = p_->streams[s][i].kind;
-      desc_.streams[s][i].event = p_->streams[s][i].event;
+      const rt::ProgramTask& t = p_->streams[s][i];
+      hal::ModelTask& m = desc_.streams[s][i];
+      m.kind = t.kind;
+      m.event = t.event;
+      m.label = t.label;
+      if (t.kind == hal::ModelTask::Kind::kLabelSwitch) {
+        m.labels = p_->switch_labels.data() + t.labels_begin;
+        m.num_labels = static_cast<int32_t>(t.labels_count);
+      }
     }
   }
-  spdlog::debug("sink InitModelStream: {} streams, {} events", p_->streams.size(), p_->num_events);
+  spdlog::debug("sink InitModelStream: {} streams, {} events, {} labels", p_->streams.size(), p_->num_events,
+                p_->num_labels);
   return Status::Ok();
 }
 
@@ -59,8 +68,9 @@ Status SinkModel::DistributeTask() {
   for (size_t s = 0; s < p_->streams.size(); ++s)
     for (size_t i = 0; i < p_->streams[s].size(); ++i) {
       const rt::ProgramTask& t = p_->streams[s][i];
-      if (t.kind != hal::ModelTask::Kind::kKernel) continue;
       hal::ModelTask& m = desc_.streams[s][i];
+      if (t.kind == hal::ModelTask::Kind::kLabelSwitch) m.inputs = mem_.inputs(t);  // the index
+      if (t.kind != hal::ModelTask::Kind::kKernel) continue;
       m.kernel = kernels_[t.kernel].get();
       m.inputs = mem_.inputs(t);
       m.outputs = mem_.outputs(t);
@@ -132,10 +142,15 @@ std::vector<TaskProfile> SinkModel::Profile() const {
       if (t.kind == hal::ModelTask::Kind::kKernel) {
         tp.name = p_->labels[t.kernel];
         tp.kernel = p_->specs[t.kernel].op;
-      } else {
+      } else if (t.kind == hal::ModelTask::Kind::kEventRecord || t.kind == hal::ModelTask::Kind::kEventWait) {
         tp.name = std::string(t.kind == hal::ModelTask::Kind::kEventRecord ? "record" : "wait") + " event " +
                   std::to_string(t.event);
         tp.kernel = "event";
+      } else {
+        tp.name = t.kind == hal::ModelTask::Kind::kLabelSwitch ? "label switch"
+                  : t.kind == hal::ModelTask::Kind::kLabelGoto ? "label goto " + std::to_string(t.label)
+                                                                : "label set " + std::to_string(t.label);
+        tp.kernel = "label";
       }
       if (s < times.size() && i < times[s].size()) {
         tp.begin_ns = times[s][i].begin_ns;

@@ -69,6 +69,7 @@ class ModelV2 final : public LoadedModel {
   // order, which every stream's order and every event already respect;
   // event tasks have nothing to order.
   Status Lower() {
+    if (p_->num_labels > 0) return LowerLinked();
     std::vector<const rt::ProgramTask*> tasks;
     for (const auto& stream : p_->streams)
       for (const rt::ProgramTask& t : stream)
@@ -106,8 +107,100 @@ class ModelV2 final : public LoadedModel {
     return Status::Ok();
   }
 
+  // A linked model's control flow (ge/plan/link.h): Main is one node that
+  // walks the stream's tasks as the HAL model does, following its label
+  // tasks, each kernel created in Init as above.
+  struct LinkedStep {
+    hal::ModelTask::Kind kind;
+    KernelLaunch* launch = nullptr;
+    int32_t label = -1;
+    const int32_t* labels = nullptr;
+    int32_t num_labels = 0;
+    const void* const* index = nullptr;  // a switch's argument slot
+  };
+
+  Status LowerLinked() {
+    if (p_->streams.size() != 1) return Internal("v2: a model with label tasks on " + std::to_string(p_->streams.size()) + " streams");
+    const auto& list = p_->streams[0];
+    size_t kernels = 0;
+    for (const rt::ProgramTask& t : list) kernels += t.kind == hal::ModelTask::Kind::kKernel;
+    launches_.reserve(kernels);
+    steps_.resize(list.size());
+    label_pos_.assign(static_cast<size_t>(p_->num_labels), -1);
+    graph_.init.push_back([this] { return mem_.Init(*p_); });
+    for (size_t i = 0; i < list.size(); ++i) {
+      const rt::ProgramTask* t = &list[i];
+      LinkedStep& step = steps_[i];
+      step.kind = t->kind;
+      step.label = t->label;
+      if (t->kind == hal::ModelTask::Kind::kLabelSet) {
+        if (t->label < 0 || t->label >= p_->num_labels || label_pos_[t->label] >= 0)
+          return Internal("v2: label " + std::to_string(t->label) + " is out of range or set twice");
+        label_pos_[t->label] = static_cast<int64_t>(i);
+      } else if (t->kind == hal::ModelTask::Kind::kLabelSwitch) {
+        step.labels = p_->switch_labels.data() + t->labels_begin;
+        step.num_labels = static_cast<int32_t>(t->labels_count);
+        if (step.num_labels < 1 || t->in_count != 1) return Internal("v2: a label switch without targets or index");
+        graph_.init.push_back([this, t, &step] {
+          step.index = mem_.inputs(*t);
+          return Status::Ok();
+        });
+      } else if (t->kind == hal::ModelTask::Kind::kKernel) {
+        launches_.push_back(KernelLaunch{nullptr, nullptr, nullptr, &error_});
+        KernelLaunch* launch = &launches_.back();
+        step.launch = launch;
+        graph_.init.push_back([this, t, launch] {
+          auto kernel = rt::CreateKernel(*p_, t->kernel);
+          if (!kernel.ok()) return kernel.status();
+          launch->kernel = kernel->get();
+          launch->inputs = mem_.inputs(*t);
+          launch->outputs = mem_.outputs(*t);
+          kernels_.push_back(std::move(kernel).value());
+          return Status::Ok();
+        });
+      }
+    }
+    for (const LinkedStep& step : steps_) {
+      auto bad = [&](int32_t l) { return l < 0 || l >= p_->num_labels || label_pos_[l] < 0; };
+      if (step.kind == hal::ModelTask::Kind::kLabelGoto && bad(step.label))
+        return Internal("v2: a jump to label " + std::to_string(step.label) + ", which is not set");
+      for (int32_t k = 0; k < step.num_labels; ++k)
+        if (bad(step.labels[k])) return Internal("v2: a switch to label " + std::to_string(step.labels[k]) + ", which is not set");
+    }
+    graph_.main.push_back(ExecNode{RunLinked, this});
+    graph_.deinit.push_back([this] { kernels_.clear(); });
+    spdlog::debug("v2 lowering: {} tasks with {} labels, {} kernels", list.size(), p_->num_labels, kernels);
+    return Status::Ok();
+  }
+
+  static int RunLinked(void* context) {
+    auto* self = static_cast<ModelV2*>(context);
+    const std::vector<LinkedStep>& steps = self->steps_;
+    size_t pc = 0;
+    while (pc < steps.size()) {
+      const LinkedStep& s = steps[pc];
+      switch (s.kind) {
+        case hal::ModelTask::Kind::kKernel:
+          if (LaunchKernel(s.launch) != 0) return 1;
+          ++pc;
+          break;
+        case hal::ModelTask::Kind::kLabelGoto: pc = static_cast<size_t>(self->label_pos_[s.label]); break;
+        case hal::ModelTask::Kind::kLabelSwitch: {
+          int32_t i = *static_cast<const int32_t*>(s.index[0]);
+          if (i < 0 || i >= s.num_labels) i = s.num_labels - 1;  // as the HAL's switch (hal/model.h)
+          pc = static_cast<size_t>(self->label_pos_[s.labels[i]]);
+          break;
+        }
+        default: ++pc; break;
+      }
+    }
+    return 0;
+  }
+
   std::shared_ptr<const rt::Program> p_;
   rt::InstanceMemory mem_;
+  std::vector<LinkedStep> steps_;
+  std::vector<int64_t> label_pos_;
   ExecuteGraph graph_;
   SequentialExecutionData exec_{0, nullptr};
   std::vector<std::unique_ptr<hal::Kernel>> kernels_;

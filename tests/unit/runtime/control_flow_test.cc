@@ -15,10 +15,13 @@ std::shared_ptr<Graph> Subgraph(TinyGraph& t) {
   return std::shared_ptr<Graph>(t.Clone());
 }
 
-Model CompileModel(TinyGraph& t) {
+// sink: static If / Loop nodes join the static plan (linked into label
+// tasks at load); false keeps every one for the v2 converters.
+Model CompileModel(TinyGraph& t, bool sink = true) {
   CompileOptions co;
   co.model_name = "flow";
   co.verify_each_pass = true;
+  co.sink_control_flow = sink;
   auto m = Compile(t.Clone(), co);
   EXPECT_TRUE(m.ok()) << m.status().ToString();
   return m.ok() ? std::move(m).value() : Model{};
@@ -38,17 +41,24 @@ TEST(ControlFlow, IfRunsTheBranchTheConditionPicks) {
   n->subgraphs()["then_branch"] = Subgraph(then_g);
   n->subgraphs()["else_branch"] = Subgraph(else_g);
   t.Output({n}, {"y"});
-  Model m = CompileModel(t);
-  ASSERT_TRUE(m.dynamic);
-  auto loaded = LoadModel(m, RunMode::kV2);
-  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
-  const Floats xs = {-1, 2, -3};
-  for (bool c : {true, false, true}) {
-    const uint8_t cv = c;
-    std::vector<Tensor> out;
-    Status s = (*loaded)->ExecuteShaped({{DataType::kBool, {}, &cv}, {DataType::kFloat32, {3}, xs.data()}}, out);
-    ASSERT_TRUE(s.ok()) << s.ToString();
-    EXPECT_EQ(FloatsOf(out[0]), c ? Floats({0, 2, 0}) : Floats({1, -2, 3}));
+  // The v2 converters (a dynamic model), and the static plan with the
+  // branches linked into label tasks, in both modes.
+  Model dynamic = CompileModel(t, false);
+  ASSERT_TRUE(dynamic.dynamic);
+  Model linked = CompileModel(t);
+  ASSERT_FALSE(linked.dynamic);
+  ASSERT_EQ(linked.partitions.size(), 2u);
+  for (auto [m, mode] : {std::pair{&dynamic, RunMode::kV2}, {&linked, RunMode::kV2}, {&linked, RunMode::kSink}}) {
+    auto loaded = LoadModel(*m, mode);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    const Floats xs = {-1, 2, -3};
+    for (bool c : {true, false, true}) {
+      const uint8_t cv = c;
+      std::vector<Tensor> out;
+      Status s = (*loaded)->ExecuteShaped({{DataType::kBool, {}, &cv}, {DataType::kFloat32, {3}, xs.data()}}, out);
+      ASSERT_TRUE(s.ok()) << s.ToString();
+      EXPECT_EQ(FloatsOf(out[0]), c ? Floats({0, 2, 0}) : Floats({1, -2, 3}));
+    }
   }
 }
 
@@ -341,11 +351,9 @@ TEST(ControlFlow, LoopInvariantsDependingOnCapturesAreHoisted) {
   const Graph& b = *l->subgraphs().at("body");
   EXPECT_EQ(CountIn(b, "Transpose"), 0);
   EXPECT_EQ(CountIn(b, "Add"), 0);
-  // In front of the loop: in the known-shape partitions the partitioner made of them.
-  int outside = 0;
-  for (const Node* x : hoisted.graph->nodes())
-    if (x->type() == op::kPartitionedCall) outside += CountIn(*x->subgraphs().at("f"), "Transpose");
-  EXPECT_EQ(outside, 1);
+  // In front of the loop, in the root graph (the loop is static: one plan).
+  EXPECT_FALSE(hoisted.dynamic);
+  EXPECT_EQ(CountIn(*hoisted.graph, "Transpose"), 1);
   EXPECT_EQ(l->GetInt("_captures"), 4);
   auto [plain, want] = run({"hoist_loop_invariants"});
   EXPECT_EQ(CountIn(*plain.graph->FindNode("loop")->subgraphs().at("body"), "Transpose"), 1);

@@ -100,6 +100,12 @@ struct CompileOptions {
   // (-1) dims, all in one model, the gear picked per call by the input dims
   // (docs/dynamic-shapes.md#gears).
   GearOptions gears;
+  // Control flow (--control_flow): an If or Loop whose subgraphs are all
+  // static joins the static plan, each subgraph planned and linked into
+  // label tasks (sink mode runs it, loops included, in one call); false
+  // leaves every control-flow node to the v2 runtime's converters (the model
+  // is dynamic). docs/control-flow.md.
+  bool sink_control_flow = true;
 };
 
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options);

@@ -26,6 +26,12 @@ struct IoDesc {
 // --dynamic_dims) is a dynamic model whose root graph is Data -> GearCase ->
 // NetOutput: each gear is subgraph "gear<i>" of the GearCase node, a whole
 // static model for one set of input dims, with its plan here.
+//
+// A static model with control flow (If, Loop whose subgraphs are all
+// static) has a plan here for every subgraph of those nodes: `node` is the
+// node's path from the root graph ("loop1", or "if1/then_branch/loop2" for
+// one nested in a branch), and the loader links the plans into one task
+// list with label tasks (ge/plan/link.h, docs/control-flow.md).
 struct SubgraphPlan {
   std::string node;
   std::string subgraph = "f";  // the node's subgraph this plans
@@ -67,10 +73,20 @@ Model CopyModelInfo(const Model& m);
 void DescribeModelIo(Model& model);
 void DescribeGraphIo(const Graph& graph, std::vector<IoDesc>& inputs, std::vector<IoDesc>& outputs);
 
+// The node at `path` of `graph`: a node name, or "owner/subgraph/name" for
+// a node inside a subgraph, as deep as needed. nullptr when there is none.
+const Node* FindNodeByPath(const Graph& graph, const std::string& path);
+// A control-flow node a static model runs in sink mode, its subgraphs
+// planned and linked: If and Loop.
+bool IsLinkedControlFlow(const Node& n);
+// The subgraphs of `n` that a linked model plans, in link order.
+std::vector<std::string> LinkedSubgraphs(const Node& n);
+
 // Partition `i` of a dynamic model as a static Model of its own (the
 // subgraph is copied; constant bytes are shared): what the runtimes load
-// for a PartitionedCall node or one gear of a GearCase node. An error names
-// what is missing.
+// for a PartitionedCall node or one gear of a GearCase node. In a static
+// model, a control-flow subgraph's plan, with the plans nested in it. An
+// error names what is missing.
 Result<Model> PartitionModel(const Model& root, size_t i);
 
 // The partitions of `root` that are gears of its GearCase node `node`, in

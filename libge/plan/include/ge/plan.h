@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ge/ir/tensor_desc.h"
 #include "ge_base/status.h"
 
 namespace ge {
@@ -83,7 +84,17 @@ struct MemoryPlan {
 std::string MemoryReport(const MemoryPlan& plan);
 
 struct Task {
-  enum class Kind : int32_t { kKernel = 0, kEventRecord = 1, kEventWait = 2 } kind = Kind::kKernel;
+  // Label kinds appear in linked task lists only (ge/plan/link.h): a .om
+  // stores each control-flow node as one kernel task plus its subgraphs'
+  // plans, and the loader links them into GE's label tasks.
+  enum class Kind : int32_t {
+    kKernel = 0,
+    kEventRecord = 1,
+    kEventWait = 2,
+    kLabelSet = 3,
+    kLabelGoto = 4,
+    kLabelSwitch = 5,
+  } kind = Kind::kKernel;
   std::string node;     // the node a kernel task runs
   // Kernel id: index into the model's kernel table, one kernel per kernel
   // task, numbered in task order. Nodes whose outputs all alias an input
@@ -92,6 +103,15 @@ struct Task {
   int32_t kernel = 0;
   int32_t event = -1;   // event id for record/wait
   std::vector<TaskArg> inputs, outputs;
+  // Linked task lists only. LabelSet / LabelGoto: `label`; LabelSwitch:
+  // `labels`, and inputs[0] holds the int32 index. A kernel task with `op`
+  // set runs a control kernel that has no node (MemcpyAsync, BranchIndex,
+  // LoopInit, LoopCondIndex, LoopIncrement: hal/cpu/kernels/control_kernels.cc),
+  // created from `op` and the descs of its arguments.
+  int32_t label = -1;
+  std::vector<int32_t> labels;
+  std::string op;
+  std::vector<TensorDesc> in_descs, out_descs;
 };
 
 struct StreamTasks {
