@@ -66,10 +66,86 @@ void Evaluate(Node& n, hal::Device& host, ValueMap& values) {
   }
 }
 
+Status InferShapes(Graph& g, const PassContext& ctx);
+
+// `want` says more than `have` and does not contradict it (dtype and rank
+// agree where both are known).
+bool Refines(const TensorDesc& have, const TensorDesc& want) {
+  if (have.is_static() || want.unknown_rank()) return false;
+  if (have.dtype != DataType::kUndefined && want.dtype != have.dtype) return false;
+  if (have.unknown_rank()) return true;
+  if (have.dims.size() != want.dims.size()) return false;
+  bool more = false;
+  for (size_t k = 0; k < have.dims.size(); ++k) {
+    if (have.dims[k] >= 0 && want.dims[k] != have.dims[k]) return false;
+    more |= have.dims[k] < 0 && want.dims[k] >= 0;
+  }
+  return more;
+}
+
+const TensorDesc* InputDescOf(const Node& n, size_t i) {
+  if (i >= n.num_inputs() || !n.HasInput(i)) return nullptr;
+  const Endpoint e = n.InputSource(i);
+  return &e.node->output_desc(e.index);
+}
+
+// What two descs of one carried value agree on: equal dims stay.
+TensorDesc Agree(const TensorDesc& a, const TensorDesc& b) {
+  if (a.unknown_rank() || b.unknown_rank() || a.dims.size() != b.dims.size()) return TensorDesc(a.dtype, {kUnknownRank});
+  TensorDesc d = a;
+  for (size_t k = 0; k < d.dims.size(); ++k)
+    if (a.dims[k] != b.dims[k]) d.dims[k] = kUnknownDim;
+  return d;
+}
+
+// Subgraphs are inferred before the graph that holds them, so a value they
+// capture (or a Loop's initial state) may be unknown to them then. Once the
+// outer graph knows it, the subgraph's Data node takes it and the subgraph
+// is inferred again: an If on a value computed after a Loop gets static
+// branches, and so can join a static plan. A carried Loop value keeps only
+// what every iteration agrees on (the body may grow it).
+Status RefineSubgraphInputs(Node& n, const PassContext& ctx) {
+  if (n.type() != "If" && n.type() != "Loop") return Status::Ok();
+  const bool loop = n.type() == "Loop";
+  const size_t first = loop ? 0 : 1;  // node input of subgraph Data 0
+  for (auto& [name, sub] : n.subgraphs()) {
+    if (!sub) continue;
+    const std::vector<Node*> data = sub->InputNodes();
+    bool changed = false;
+    for (size_t k = loop ? 2 : 0; k < data.size(); ++k) {
+      const TensorDesc* in = InputDescOf(n, first + k);
+      if (in && Refines(data[k]->output_desc(0), *in)) {
+        data[k]->output_desc(0) = *in;
+        changed = true;
+      }
+    }
+    if (!changed) continue;
+    GE_RETURN_IF_ERROR(InferShapes(*sub, ctx).Annotated("node " + n.Label() + ", subgraph '" + name + "'"));
+    if (!loop) continue;
+    // Carried values: widen to what the body gives back, until it agrees.
+    const Node* out = sub->OutputNode();
+    const size_t carried = n.num_outputs() < data.size() - 2 ? n.num_outputs() : data.size() - 2;
+    for (int round = 0; out && round < 4; ++round) {
+      bool widened = false;
+      for (size_t k = 0; k < carried && 1 + k < out->num_inputs(); ++k) {
+        const TensorDesc* body = InputDescOf(*out, 1 + k);
+        TensorDesc& d = data[2 + k]->output_desc(0);
+        if (!body || *body == d) continue;
+        d = Agree(d, *body);
+        widened = true;
+      }
+      if (!widened) break;
+      GE_RETURN_IF_ERROR(InferShapes(*sub, ctx).Annotated("node " + n.Label() + ", subgraph '" + name + "'"));
+    }
+  }
+  return Status::Ok();
+}
+
 Status InferShapes(Graph& g, const PassContext& ctx) {
   GE_ASSIGN_OR_RETURN(auto order, g.TopologicalOrder());
   ValueMap values;
   for (Node* n : order) {
+    GE_RETURN_IF_ERROR(RefineSubgraphInputs(*n, ctx));
     GE_RETURN_IF_ERROR(InferNode(*n, [&](size_t i) { return Lookup(values, *n, i); }));
     if (n->type() == op::kConst) {
       values[{n, 0}] = *n->GetTensor("value");

@@ -1,0 +1,98 @@
+// Static control flow through the tools: ONNX loops and branches written by
+// loop_models.py (python3-onnx, numpy goldens) convert with plain ge-atc
+// into a static plan, run in sink and v2 mode against the goldens, equal
+// the v2 converters' build (--control_flow v2), and ge-atc --mode 1 shows
+// the linked task list with its labels.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/common/tool_runner.h"
+
+namespace ge::test {
+namespace {
+
+class SinkControlFlowTools : public TempDirTest {
+ protected:
+  void SetUp() override {
+    TempDirTest::SetUp();
+    const std::string py = "/usr/bin/python3 " + ShellQuote(std::string(GE_SOURCE_DIR) + "/tests/e2e/loop_models.py") +
+                           " " + ShellQuote(dir_.string()) + " 16 >" + ShellQuote(Path("golden.log")) + " 2>&1";
+    const int rc = std::system(py.c_str());
+    if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) GTEST_SKIP() << ReadFileBytes(Path("golden.log"));
+    ASSERT_EQ(rc, 0) << ReadFileBytes(Path("golden.log"));
+  }
+
+  ToolResult Convert(const std::string& name, const std::string& control_flow) {
+    return Run("ge-atc", {"--model", Path(name + ".onnx"), "--framework", "5", "--output", Path(name + "." + control_flow),
+                          "--control_flow", control_flow});
+  }
+
+  std::string Inputs(const std::string& c, int count) const {
+    std::string s;
+    for (int k = 0; k < count; ++k) s += (k ? "," : "") + Path(c + ".in" + std::to_string(k) + ".npy");
+    return s;
+  }
+
+  // Every case passes its golden in both modes of the linked build and in
+  // v2 with the converters.
+  void Check(const std::string& name, const std::vector<std::string>& cases, int inputs) {
+    SCOPED_TRACE(name);
+    ToolResult sink = Convert(name, "sink");
+    ASSERT_EQ(sink.exit_code, 0) << sink.Describe();
+    EXPECT_NE(sink.out.find("control flow:"), std::string::npos) << sink.out;
+    EXPECT_NE(sink.out.find("labels at load"), std::string::npos) << sink.out;
+    ToolResult v2 = Convert(name, "v2");
+    ASSERT_EQ(v2.exit_code, 0) << v2.Describe();
+    EXPECT_EQ(v2.out.find("control flow:"), std::string::npos) << v2.out;
+    for (const std::string& c : cases)
+      for (auto [build, mode] : {std::pair{"sink", "sink"}, {"sink", "v2"}, {"v2", "v2"}}) {
+        SCOPED_TRACE(c + " " + build + " build, " + mode + " mode");
+        ToolResult r = Run("ge-run", {"--model", Path(name + "." + build + ".om"), "--mode", mode, "--input",
+                                      Inputs(name + "." + c, inputs), "--compare", Path(name + "." + c + ".out0.npy")});
+        EXPECT_EQ(r.exit_code, 0) << r.Describe();
+        const auto lines = SplitLines(r.out);
+        ASSERT_FALSE(lines.empty()) << r.Describe();
+        EXPECT_EQ(lines.back(), "PASS") << r.Describe();
+      }
+  }
+};
+
+TEST_F(SinkControlFlowTools, AnMlpLoopMatchesNumpyForZeroOneAndSixteenIterations) {
+  Check("mlp_loop", {"m0", "m1", "m16"}, 2);
+}
+
+TEST_F(SinkControlFlowTools, AWhileLoopThenABranchOnItsResultLinkBoth) { Check("while_if", {"small", "big"}, 1); }
+
+TEST_F(SinkControlFlowTools, ModeOneShowsTheLinkedLabelTasks) {
+  ASSERT_EQ(Convert("add_loop", "sink").exit_code, 0);
+  ToolResult r = Run("ge-atc", {"--mode", "1", "--om", Path("add_loop.sink.om"), "--json", Path("add_loop.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const auto j = nlohmann::json::parse(ReadFileBytes(Path("add_loop.json")));
+  ASSERT_TRUE(j.contains("linked_tasks")) << j.dump().substr(0, 400);
+  const auto& lt = j["linked_tasks"];
+  EXPECT_EQ(lt["labels"], 3);
+  std::string kinds;
+  for (const auto& t : lt["tasks"]) kinds += t["kind"].get<std::string>() == "kernel" ? t["op"].get<std::string>() + " "
+                                                                                       : t["kind"].get<std::string>() + " ";
+  EXPECT_NE(kinds.find("LoopInit label_set LoopCondIndex label_switch label_set Add"), std::string::npos) << kinds;
+  EXPECT_NE(kinds.find("LoopIncrement label_goto label_set"), std::string::npos) << kinds;
+  // The stored model keeps the Loop as one task and its body's own plan.
+  ASSERT_TRUE(j["model"].contains("partitions"));
+  EXPECT_EQ(j["model"]["partitions"][0]["subgraph"], "body");
+}
+
+TEST_F(SinkControlFlowTools, ALongLoopRunsWholeInOneSinkInference) {
+  ASSERT_EQ(Convert("add_loop", "sink").exit_code, 0);
+  ToolResult r = Run("ge-run", {"--model", Path("add_loop.sink.om"), "--mode", "sink", "--input", Inputs("add_loop.m256", 2),
+                                "--compare", Path("add_loop.m256.out0.npy"), "--profile", Path("trace.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_EQ(SplitLines(r.out).back(), "PASS") << r.Describe();
+  // The trace names the label tasks the HAL model ran.
+  const std::string trace = ReadFileBytes(Path("trace.json"));
+  EXPECT_NE(trace.find("label switch"), std::string::npos) << trace.substr(0, 400);
+  EXPECT_NE(trace.find("/body/"), std::string::npos) << trace.substr(0, 400);
+}
+
+}  // namespace
+}  // namespace ge::test
