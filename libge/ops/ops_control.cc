@@ -81,15 +81,52 @@ Status InferLoop(InferContext& ctx) {
   return Status::Ok();
 }
 
+// Scan (opset 8): Scan(sequence_lens?, state..., scan_inputs..., captures...)
+// with a batch axis 0 everywhere: states [B, ...], scan inputs [B, T, ...];
+// the body sees one batch element. Scan outputs are [B, T, slice...] (rows
+// past a shorter sequence_lens entry are zero).
+Status InferScan8(InferContext& ctx) {
+  const Node& n = ctx.node();
+  const int64_t scans = n.GetInt("num_scan_inputs", 0);
+  const int64_t states = static_cast<int64_t>(n.num_inputs()) - 1 - scans - Captures(n);
+  if (scans < 1 || states < 0) return ctx.Error("num_scan_inputs " + std::to_string(scans) + " does not fit its inputs");
+  for (int64_t i = 1; i < 1 + states + scans; ++i)
+    if (!ctx.has_input(static_cast<size_t>(i))) return ctx.Error("input " + std::to_string(i) + " is missing");
+  const TensorDesc& scan0 = ctx.input(1 + states);
+  int64_t batch = kUnknownDim, steps = kUnknownDim;
+  if (!scan0.unknown_rank()) {
+    if (scan0.dims.size() < 2) return ctx.Error("scan input 0 is " + scan0.ToString() + ", not [batch, sequence, ...]");
+    batch = scan0.dims[0];
+    steps = scan0.dims[1];
+  }
+  for (size_t j = 0; j < n.num_outputs(); ++j) {
+    const TensorDesc* body = SubgraphOutput(n, "body", j);
+    if (!body) return ctx.Error("the body has no output " + std::to_string(j));
+    if (static_cast<int64_t>(j) < states) {
+      ctx.output(j) = ctx.input(1 + j);
+      continue;
+    }
+    if (body->unknown_rank()) {
+      ctx.output(j) = TensorDesc(body->dtype, {kUnknownRank});
+      continue;
+    }
+    std::vector<int64_t> dims = {batch, steps};
+    dims.insert(dims.end(), body->dims.begin(), body->dims.end());
+    ctx.output(j) = TensorDesc(body->dtype, dims);
+  }
+  return Status::Ok();
+}
+
 // Scan (opset 9+): Scan(state..., scan_inputs..., captures...) -> (state..., scan_outputs...).
 Status InferScan(InferContext& ctx) {
   GE_RETURN_IF_ERROR(NeedSubgraph(ctx, "body"));
   const Node& n = ctx.node();
-  if (n.GetInt("_opset", 9) < 9)
-    return ctx.Error("Scan before opset 9 (a batch axis and sequence_lens) is not supported; opset 9+ Scan is");
+  if (n.GetInt("_scan_opset", n.GetInt("_opset", 9)) < 9) return InferScan8(ctx);
   const int64_t scans = n.GetInt("num_scan_inputs", 0);
   const int64_t states = static_cast<int64_t>(n.num_inputs()) - scans - Captures(n);
   if (scans < 1 || states < 0) return ctx.Error("num_scan_inputs " + std::to_string(scans) + " does not fit its inputs");
+  for (int64_t i = 0; i < states + scans; ++i)
+    if (!ctx.has_input(static_cast<size_t>(i))) return ctx.Error("input " + std::to_string(i) + " is missing");
   const std::vector<int64_t> out_axes = n.GetInts("scan_output_axes");
   for (size_t j = 0; j < n.num_outputs(); ++j) {
     const TensorDesc* body = SubgraphOutput(n, "body", j);
@@ -122,7 +159,8 @@ void RegisterControlOps(OpRegistry& r) {
   r.Register(OpBuilder("If").Inputs(1, -1).Outputs(1, -1).Infer(InferIf).ComputedShape());
   // M and cond are both optional (ONNX); the arity is checked by InferLoop.
   r.Register(OpBuilder("Loop").Inputs(0, -1).Outputs(0, -1).Infer(InferLoop).ComputedShape());
-  r.Register(OpBuilder("Scan").Inputs(1, -1).Outputs(1, -1).Infer(InferScan).ComputedShape());
+  // Opset 8's first input (sequence_lens) is optional; InferScan checks the rest.
+  r.Register(OpBuilder("Scan").Inputs(0, -1).Outputs(1, -1).Infer(InferScan).ComputedShape());
 }
 
 }  // namespace ge

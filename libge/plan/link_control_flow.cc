@@ -294,16 +294,25 @@ class Linker {
     GE_ASSIGN_OR_RETURN(int64_t extent, Emit(*n.subgraphs().at("body"), p->streams, f, stream_));
     // 1: results the body passes through are gathered into its slots first,
     // so no copy into the state overwrites a value another copy still reads
-    // (a body that swaps two carried values).
+    // (a body that swaps two carried values). A value passed through to its
+    // own place (Data k -> NetOutput k, the cond above all) is left there:
+    // the reference's bypass, no copy at all.
+    const std::vector<TaskArg> state = [&] {
+      std::vector<TaskArg> s = {cond};
+      s.insert(s.end(), outs.begin(), outs.end());
+      return s;
+    }();
+    std::vector<bool> in_place(p->memory.outputs.size(), false);
     for (size_t j = 0; j < p->memory.outputs.size(); ++j) {
       const IoBinding& b = p->memory.outputs[j];
       if (!b.copy) continue;
       GE_ASSIGN_OR_RETURN(TaskArg src, Map(b.source, f, f.prefix + "output " + std::to_string(j)));
-      Copy(path, src, f.outputs[j], b.size);
+      in_place[j] = src.segment == state[j].segment && src.offset == state[j].offset;
+      if (!in_place[j]) Copy(path, src, f.outputs[j], b.size);
     }
     // 2: the slots become the next iteration's state.
-    Copy(path, f.outputs[0], cond, 1);
-    for (int64_t k = 0; k < carried; ++k) Copy(path, f.outputs[1 + k], outs[k], p->memory.outputs[1 + k].size);
+    for (size_t j = 0; j < state.size(); ++j)
+      if (!in_place[j]) Copy(path, f.outputs[j], state[j], p->memory.outputs[j].size);
     Control(path, "LoopIncrement", {iter}, {i64}, {iter}, {i64});
     Label(Task::Kind::kLabelGoto, top);
     Label(Task::Kind::kLabelSet, end);

@@ -36,6 +36,7 @@ class Guarded final : public onnx::ISchemaRegistry {
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version,
                                   const std::string& domain) const override {
     const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(key, max_version, domain);
+    if (key == "Scan" && schema && domain.empty()) return ScanSchema(*schema);
     const int weight = WeightIndex(key);
     if (!schema || weight == -2 || !(domain.empty() || domain == "ai.onnx")) return schema;
     std::lock_guard<std::mutex> lock(mu_);
@@ -52,6 +53,26 @@ class Guarded final : public onnx::ISchemaRegistry {
   }
 
  private:
+  // A Scan the parser kept in its opset-8 form (attr _scan_opset, see
+  // KeepOpset8Scans) is inferred by the opset-8 schema.
+  const onnx::OpSchema* ScanSchema(const onnx::OpSchema& schema) const {
+    const onnx::OpSchema* scan8 = onnx::OpSchemaRegistry::Schema("Scan", 8, "");
+    if (!scan8) return &schema;
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& copy = copies_[{"Scan", schema.SinceVersion()}];
+    if (!copy) {
+      copy = std::make_unique<onnx::OpSchema>(schema);
+      onnx::InferenceFunction inner = schema.GetTypeAndShapeInferenceFunction();
+      onnx::InferenceFunction old = scan8->GetTypeAndShapeInferenceFunction();
+      copy->TypeAndShapeInferenceFunction([inner, old](onnx::InferenceContext& ctx) {
+        const onnx::AttributeProto* mark = ctx.getAttribute("_scan_opset");
+        const onnx::InferenceFunction& f = mark && mark->i() == 8 ? old : inner;
+        if (f) f(ctx);
+      });
+    }
+    return copy.get();
+  }
+
   mutable std::mutex mu_;
   mutable std::map<std::tuple<std::string, int>, std::unique_ptr<onnx::OpSchema>> copies_;
 };

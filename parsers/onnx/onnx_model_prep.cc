@@ -153,6 +153,38 @@ Status CheckModel(const onnx::ModelProto& model) {
   return Status::Ok();
 }
 
+// The converter's Scan 8 -> 9 adapter drops the batch axis from the
+// shapes of the values around the node without adding a Squeeze or
+// Unsqueeze, so the converted model no longer takes its own inputs. The v2
+// runtime runs opset-8 Scan as it is (a batch axis, sequence_lens): each
+// such node gets its inputs and `directions` back, and attribute
+// _scan_opset = 8, and graph inputs and outputs keep their declared types.
+void KeepOpset8Scans(const onnx::GraphProto& before, onnx::GraphProto* after) {
+  std::map<std::string, const onnx::NodeProto*> scans;  // by first output
+  for (const onnx::NodeProto& n : before.node())
+    if (n.op_type() == "Scan" && n.domain().empty() && n.output_size() > 0) scans[n.output(0)] = &n;
+  if (scans.empty()) return;
+  for (onnx::NodeProto& n : *after->mutable_node()) {
+    if (n.op_type() != "Scan" || n.output_size() == 0) continue;
+    auto it = scans.find(n.output(0));
+    if (it == scans.end()) continue;
+    *n.mutable_input() = it->second->input();
+    onnx::NodeProto restored = *it->second;
+    *n.mutable_attribute() = restored.attribute();
+    onnx::AttributeProto* mark = n.add_attribute();
+    mark->set_name("_scan_opset");
+    mark->set_type(onnx::AttributeProto::INT);
+    mark->set_i(8);
+  }
+  std::map<std::string, const onnx::ValueInfoProto*> declared;
+  for (const auto& v : before.input()) declared[v.name()] = &v;
+  for (const auto& v : before.output()) declared[v.name()] = &v;
+  for (auto* list : {after->mutable_input(), after->mutable_output()})
+    for (onnx::ValueInfoProto& v : *list)
+      if (auto d = declared.find(v.name()); d != declared.end()) *v.mutable_type() = d->second->type();
+  after->clear_value_info();  // inferred again, from the declared types
+}
+
 Status ConvertOpsetIfNeeded(onnx::ModelProto* model, int64_t* opset) {
   const int64_t from = DefaultDomainOpset(*model);
   *opset = from;
@@ -172,11 +204,13 @@ Status ConvertOpsetIfNeeded(onnx::ModelProto* model, int64_t* opset) {
                        std::to_string(known->second.second) + "; export the model with an opset from " +
                        std::to_string(kMinNativeOnnxOpset) + " to " + std::to_string(kMaxNativeOnnxOpset));
   const std::map<std::string, std::string> names = NodeNamesByFirstOutput(model->graph());
+  const onnx::ModelProto original = from < 9 ? *model : onnx::ModelProto();
   std::string error;
   CerrCapture capture;
   try {
     onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(*model, static_cast<int>(to));
     *model = std::move(converted);
+    if (from < 9) KeepOpset8Scans(original.graph(), model->mutable_graph());
   } catch (const std::exception& e) {
     error = OneLine(e.what());
   } catch (...) {

@@ -240,6 +240,7 @@ struct ScanContext : FlowContext {
   std::vector<Tensor> state;
   std::vector<std::vector<Tensor>> scans;
   std::vector<std::vector<uint8_t>> slice_copies;  // per scan input sliced off axis 0
+  bool opset8 = false;  // a batch axis and sequence_lens (IterateScan8)
 };
 
 // axis in [-rank, rank) -> [0, rank); what names it in the error.
@@ -328,9 +329,103 @@ Status IterateScan(ScanContext& c) {
   return Status::Ok();
 }
 
+// Scan (opset 8): in[0] sequence_lens (int32 [B], optional), then states
+// [B, ...], scan inputs [B, T, ...] (directions per scan input), captures.
+// Each batch element runs its own scan (sequence_lens[b] steps, else T);
+// scan outputs come back [B, T, slice...], zero past a shorter sequence.
+Status IterateScan8(ScanContext& c) {
+  const size_t first = 1;  // after sequence_lens
+  const Value& scan0 = *c.in[first + c.states];
+  if (scan0.dims.size() < 2) return InvalidArgument("scan input 0 has dims of rank " + std::to_string(scan0.dims.size()) + ", not [batch, sequence, ...]");
+  const int64_t batch = scan0.dims[0], steps = scan0.dims[1];
+  for (size_t i = first; i < first + c.states + c.scan_inputs; ++i) {
+    const Value& v = *c.in[i];
+    const bool scan = i >= first + c.states;
+    if (v.dims.size() < (scan ? 2u : 1u) || v.dims[0] != batch || (scan && v.dims[1] != steps))
+      return InvalidArgument("input " + std::to_string(i) + " does not have the batch " + std::to_string(batch) +
+                             (scan ? " and sequence length " + std::to_string(steps) : std::string()) + " of scan input 0");
+  }
+  std::vector<int64_t> lens(static_cast<size_t>(batch), steps);
+  if (const Value* sl = c.in[0]) {
+    if (sl->dtype != DataType::kInt32 || NumElements(sl->dims) != batch)
+      return InvalidArgument("sequence_lens is not int32[" + std::to_string(batch) + "]");
+    for (int64_t b = 0; b < batch; ++b) {
+      lens[b] = static_cast<const int32_t*>(sl->data)[b];
+      if (lens[b] < 0 || lens[b] > steps)
+        return InvalidArgument("sequence_lens[" + std::to_string(b) + "] = " + std::to_string(lens[b]) + " is outside 0.." + std::to_string(steps));
+    }
+  }
+  auto row = [](const Value& v, int64_t b) {  // batch element b of v: dims without the batch axis
+    const std::vector<int64_t> dims(v.dims.begin() + 1, v.dims.end());
+    const size_t bytes = static_cast<size_t>(NumElements(dims)) * DataTypeSize(v.dtype);
+    return TensorView{v.dtype, dims, static_cast<const uint8_t*>(v.data) + b * bytes};
+  };
+  const size_t outs = c.out.size() - c.states;
+  std::vector<std::vector<uint8_t>> state_bytes(c.states), out_bytes(outs);
+  std::vector<TensorDesc> state_desc(c.states), out_desc(outs);
+  for (int64_t b = 0; b < batch; ++b) {
+    c.state.clear();
+    for (size_t k = 0; k < c.states; ++k) {
+      const TensorView r = row(*c.in[first + k], b);
+      c.state.emplace_back(TensorDesc(r.dtype, r.dims), r.data, static_cast<size_t>(NumElements(r.dims)) * DataTypeSize(r.dtype));
+    }
+    c.scans.assign(outs, {});
+    for (int64_t t = 0; t < lens[b]; ++t) {
+      c.views.clear();
+      for (const Tensor& s : c.state) c.views.push_back(ViewOf(s));
+      for (size_t s = 0; s < c.scan_inputs; ++s) {
+        const TensorView seq = row(*c.in[first + c.states + s], b);  // [T, slice...]
+        const std::vector<int64_t> slice(seq.dims.begin() + 1, seq.dims.end());
+        const size_t bytes = static_cast<size_t>(NumElements(slice)) * DataTypeSize(seq.dtype);
+        const int64_t at = c.in_directions[s] ? lens[b] - 1 - t : t;
+        c.views.push_back(TensorView{seq.dtype, slice, static_cast<const uint8_t*>(seq.data) + at * bytes});
+      }
+      c.AddCaptureViews();
+      GE_RETURN_IF_ERROR(c.body->ExecuteShaped(c.views, c.results)
+                             .Annotated("batch " + std::to_string(b) + ", iteration " + std::to_string(t)));
+      GE_RETURN_IF_ERROR(c.CheckResults(c.states + outs, "body"));
+      for (size_t k = 0; k < c.states; ++k) c.state[k] = std::move(c.results[k]);
+      for (size_t s = 0; s < outs; ++s) c.scans[s].push_back(std::move(c.results[c.states + s]));
+    }
+    for (size_t k = 0; k < c.states; ++k) {
+      if (b > 0 && c.state[k].desc() != state_desc[k])
+        return InvalidArgument("state " + std::to_string(k) + " is " + c.state[k].desc().ToString() + " for batch " +
+                               std::to_string(b) + " and " + state_desc[k].ToString() + " before");
+      state_desc[k] = c.state[k].desc();
+      state_bytes[k].insert(state_bytes[k].end(), c.state[k].data(), c.state[k].data() + c.state[k].size());
+    }
+    for (size_t s = 0; s < outs; ++s) {
+      GE_ASSIGN_OR_RETURN(Tensor stacked, Stack(c.scans[s], TensorDesc(), "scan output " + std::to_string(s)));
+      TensorDesc full = stacked.desc();
+      if (c.scans[s].empty()) {
+        if (b == 0 && lens[b] == 0) return InvalidArgument("scan output " + std::to_string(s) + " has no slice to size it (sequence_lens 0 for batch 0)");
+        full = out_desc[s];
+      }
+      full.dims[0] = steps;
+      if (b > 0 && full != out_desc[s])
+        return InvalidArgument("scan output " + std::to_string(s) + " changes shape between batch elements");
+      out_desc[s] = full;
+      std::vector<uint8_t>& dst = out_bytes[s];
+      dst.insert(dst.end(), stacked.data(), stacked.data() + stacked.size());
+      dst.resize(dst.size() + static_cast<size_t>(full.Bytes()) - stacked.size(), 0);  // rows past the sequence
+    }
+  }
+  for (size_t k = 0; k < c.states; ++k) {
+    std::vector<int64_t> dims = {batch};
+    dims.insert(dims.end(), state_desc[k].dims.begin(), state_desc[k].dims.end());
+    GE_RETURN_IF_ERROR(c.SetOutput(k, Tensor(TensorDesc(c.in[first + k]->dtype, dims), std::move(state_bytes[k]))));
+  }
+  for (size_t s = 0; s < outs; ++s) {
+    std::vector<int64_t> dims = {batch};
+    dims.insert(dims.end(), out_desc[s].dims.begin(), out_desc[s].dims.end());
+    GE_RETURN_IF_ERROR(c.SetOutput(c.states + s, Tensor(TensorDesc(out_desc[s].dtype, dims), std::move(out_bytes[s]))));
+  }
+  return Status::Ok();
+}
+
 int RunScan(void* context) {
   auto* c = static_cast<ScanContext*>(context);
-  return c->Done(IterateScan(*c));
+  return c->Done(c->opset8 ? IterateScan8(*c) : IterateScan(*c));
 }
 
 // Axes per input or output (default 0; checked against ranks per call).
@@ -360,12 +455,16 @@ Status ConvertScan(Node& n, Lowering& l) {
   if (scans < 1 || static_cast<size_t>(scans) + c->captures > c->in.size())
     return Corrupt("v2 lowering: " + n.Label() + " has num_scan_inputs " + std::to_string(scans));
   c->scan_inputs = static_cast<size_t>(scans);
-  c->states = c->in.size() - c->captures - c->scan_inputs;
+  c->opset8 = n.GetInt("_scan_opset", n.GetInt("_opset", 9)) < 9;
+  const size_t first = c->opset8 ? 1 : 0;  // opset 8: sequence_lens first
+  if (c->in.size() < first + c->captures + c->scan_inputs)
+    return Corrupt("v2 lowering: " + n.Label() + " has too few inputs for its scan inputs");
+  c->states = c->in.size() - first - c->captures - c->scan_inputs;
   if (c->states > c->out.size()) return Corrupt("v2 lowering: " + n.Label() + " has more states than outputs");
-  for (size_t i = 0; i < c->states + c->scan_inputs; ++i)
+  for (size_t i = first; i < first + c->states + c->scan_inputs; ++i)
     if (!c->in[i]) return Corrupt("v2 lowering: " + n.Label() + " input " + std::to_string(i) + " is absent");
   const size_t outs = c->out.size() - c->states;
-  GE_ASSIGN_OR_RETURN(c->in_directions, Directions(n, "scan_input_directions", c->scan_inputs));
+  GE_ASSIGN_OR_RETURN(c->in_directions, Directions(n, c->opset8 ? "directions" : "scan_input_directions", c->scan_inputs));
   GE_ASSIGN_OR_RETURN(c->out_directions, Directions(n, "scan_output_directions", outs));
   GE_ASSIGN_OR_RETURN(c->in_axes, Axes(n, "scan_input_axes", c->scan_inputs));
   GE_ASSIGN_OR_RETURN(c->out_axes, Axes(n, "scan_output_axes", outs));

@@ -105,6 +105,43 @@ TEST(ControlFlow, LoopCarriesStateAndStacksScanOutputs) {
   }
 }
 
+// Opset-8 Scan: a batch axis on every input and sequence_lens. Batch 0 runs
+// its 3 steps backwards (directions 1), batch 1 one step; rows of the scan
+// output past a shorter sequence are zero.
+TEST(ControlFlow, Opset8ScanRunsEachBatchElementForItsSequenceLength) {
+  TinyGraph body;
+  Node* acc = body.Data("acc", F32({1}));
+  Node* x = body.Data("x", F32({1}));
+  Node* sum = body.Op("Add", "sum", {acc, x});
+  body.Output({sum, body.Op("Identity", "slice", {sum})});
+  TinyGraph t;
+  Node* scan = t.Op("Scan", "scan",
+                    {t.Data("lens", TensorDesc(DataType::kInt32, {2})), t.Data("init", F32({2, 1})), t.Data("xs", F32({2, 3, 1}))},
+                    {{"num_scan_inputs", int64_t{1}}, {"_scan_opset", int64_t{8}}, {"directions", std::vector<int64_t>{1}}}, 2);
+  scan->subgraphs()["body"] = Subgraph(body);
+  t.Output({scan});
+  EXPECT_TRUE(t.g().AddEdge(scan, 1, t.g().OutputNode(), 1).ok());
+  Model m = CompileModel(t);
+  auto loaded = LoadModel(m, RunMode::kV2);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const std::vector<int32_t> lens = {3, 1};
+  const Floats init = {0, 100}, xs = {1, 2, 3, 4, 5, 6};
+  std::vector<Tensor> out;
+  Status st = (*loaded)->ExecuteShaped({{DataType::kInt32, {2}, lens.data()}, {DataType::kFloat32, {2, 1}, init.data()},
+                                        {DataType::kFloat32, {2, 3, 1}, xs.data()}},
+                                       out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(FloatsOf(out[0]), Floats({6, 104}));
+  EXPECT_EQ(out[1].desc().dims, std::vector<int64_t>({2, 3, 1}));
+  EXPECT_EQ(FloatsOf(out[1]), Floats({3, 5, 6, 104, 0, 0}));
+  // A sequence length past the sequence is an error naming it.
+  const std::vector<int32_t> bad = {4, 1};
+  st = (*loaded)->ExecuteShaped({{DataType::kInt32, {2}, bad.data()}, {DataType::kFloat32, {2, 1}, init.data()},
+                                 {DataType::kFloat32, {2, 3, 1}, xs.data()}},
+                                out);
+  EXPECT_NE(st.message().find("sequence_lens[0] = 4"), std::string::npos) << st.ToString();
+}
+
 // Running sum over the rows of x (forwards, or backwards with direction 1).
 // scan_input_axes 1: x [2, 3] gives 3 slices x[:, t] ([2]); scan_output_axes
 // 1 stacks the running sums as columns ([2, 3]); -1 means the same axis.
