@@ -94,5 +94,27 @@ TEST_F(SinkControlFlowTools, ALongLoopRunsWholeInOneSinkInference) {
   EXPECT_NE(trace.find("/body/"), std::string::npos) << trace.substr(0, 400);
 }
 
+// Malformed control flow (malformed_control_flow.py): refused with one error
+// line naming the model, never a crash and no .om left behind, whichever
+// way control flow is compiled.
+TEST_F(SinkControlFlowTools, MalformedSubgraphsAreOneLineErrors) {
+  const std::string py = "/usr/bin/python3 " +
+                         ShellQuote(std::string(GE_SOURCE_DIR) + "/tests/e2e/malformed_control_flow.py") + " " +
+                         ShellQuote(Path("bad")) + " >" + ShellQuote(Path("bad.log")) + " 2>&1";
+  ASSERT_EQ(std::system(py.c_str()), 0) << ReadFileBytes(Path("bad.log"));
+  for (const char* name : {"loop_missing_output", "loop_wrong_arity", "if_output_count", "if_output_dtype",
+                           "loop_body_unknown_op", "if_no_else"})
+    for (const char* cf : {"sink", "v2"}) {
+      SCOPED_TRACE(std::string(name) + " " + cf);
+      const std::string model = Path("bad/" + std::string(name) + ".onnx");
+      ToolResult r = Run("ge-atc", {"--model", model, "--framework", "5", "--output", Path("bad/out"), "--control_flow", cf});
+      EXPECT_EQ(r.exit_code, 1) << r.Describe();
+      const auto lines = SplitLines(r.err);
+      ASSERT_FALSE(lines.empty()) << r.Describe();
+      EXPECT_EQ(lines.back().rfind("ge-atc: error: " + model + ": ", 0), 0u) << r.Describe();
+      EXPECT_FALSE(fs::exists(Path("bad/out.om")));
+    }
+}
+
 }  // namespace
 }  // namespace ge::test

@@ -148,6 +148,46 @@ TEST(SinkControlFlow, TheLinkedTaskListHasTheLoopsLabelsAndControlKernels) {
   EXPECT_GT(linked->memory.feature_map_size, m->memory.feature_map_size);
 }
 
+// The boundary rules, read off the linked list of the MLP loop: no body
+// kernel writes the Loop's inputs (the initial value stays intact for the
+// next inference) or its state (only copies write the state, after the
+// body); every body kernel writes inside the loop's workspace, after the
+// root's own feature map.
+TEST(SinkControlFlow, BodyKernelsWriteOnlyTheirWorkspaceAndCopiesWriteTheState) {
+  auto m = CompileFlow(MlpLoop(), true);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  auto linked = LinkModel(*m);
+  ASSERT_TRUE(linked.ok()) << linked.status().ToString();
+  const Task* loop_task = nullptr;
+  for (const Task& t : m->streams[0].tasks)
+    if (t.node == "loop") loop_task = &t;
+  ASSERT_NE(loop_task, nullptr);
+  const int64_t bytes = kWidth * 4;
+  auto overlaps = [&](const TaskArg& a, const TaskArg& b) {
+    return a.offset >= 0 && b.offset >= 0 && a.segment == b.segment && a.offset < b.offset + bytes && b.offset < a.offset + bytes;
+  };
+  const TaskArg state = loop_task->outputs[0], initial = loop_task->inputs[2];
+  const int64_t root_fm = m->memory.feature_map_size;
+  int body_kernels = 0, state_writes = 0;
+  for (const Task& t : linked->streams[0].tasks) {
+    if (t.kind != Task::Kind::kKernel) continue;
+    for (const TaskArg& o : t.outputs) {
+      EXPECT_FALSE(overlaps(o, initial)) << t.node << " " << t.op << " writes the Loop's input";
+      if (overlaps(o, state)) {
+        EXPECT_EQ(t.op, "MemcpyAsync") << t.node << " writes the loop state";
+        ++state_writes;
+      }
+      if (t.node.rfind("loop/body/", 0) == 0) {
+        EXPECT_EQ(o.segment, Segment::kFeatureMap) << t.node;
+        EXPECT_GE(o.offset, root_fm) << t.node << " writes outside the loop's workspace";
+      }
+    }
+    body_kernels += t.node.rfind("loop/body/", 0) == 0;
+  }
+  EXPECT_EQ(body_kernels, 2);  // the fused Gemm and Tanh
+  EXPECT_EQ(state_writes, 2);  // the initial copy, and the copy back after each body
+}
+
 // A body that swaps two carried values passes its inputs straight through:
 // each result is gathered into the body's slots before the state is
 // written, or the second copy would read what the first overwrote.

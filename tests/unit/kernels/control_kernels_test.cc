@@ -1,0 +1,75 @@
+// The control kernels of linked control flow (hal/cpu/kernels/control_kernels.cc):
+// the loop counter and its stop test, a branch index from any condition
+// dtype, the boundary copy, and the specs they refuse.
+#include "tests/unit/kernels/kernel_test_util.h"
+
+namespace ge::test {
+namespace {
+
+hal::TensorInfo Scalar(DataType d) { return hal::TensorInfo{d, {}, 0}; }
+HostTensor Bool(bool b) { return HostTensor::Of<uint8_t>(DataType::kBool, {}, {static_cast<uint8_t>(b)}); }
+HostTensor I64(int64_t v) { return HostTensor::I64({}, {v}); }
+
+int32_t Index(const std::string& op, const std::vector<HostTensor>& in) {
+  auto out = RunKernel(op, {}, in, {Scalar(DataType::kInt32)});
+  EXPECT_TRUE(out.ok()) << out.status().ToString();
+  return out.ok() ? (*out)[0].as<int32_t>()[0] : -99;
+}
+
+TEST(ControlKernels, BranchIndexReadsTheFirstElementOfAnyDtype) {
+  EXPECT_EQ(Index("BranchIndex", {Bool(true)}), 0);
+  EXPECT_EQ(Index("BranchIndex", {Bool(false)}), 1);
+  EXPECT_EQ(Index("BranchIndex", {HostTensor::F32({2}, {0.5f, 0.f})}), 0);
+  EXPECT_EQ(Index("BranchIndex", {HostTensor::F32({2}, {-0.f, 1.f})}), 1);  // -0 is false
+  EXPECT_EQ(Index("BranchIndex", {HostTensor::Of<uint16_t>(DataType::kFloat16, {}, {0x8000})}), 1);
+  EXPECT_EQ(Index("BranchIndex", {HostTensor::Of<uint16_t>(DataType::kFloat16, {}, {0x3c00})}), 0);
+  EXPECT_EQ(Index("BranchIndex", {HostTensor::Of<int32_t>(DataType::kInt32, {}, {256})}), 0);  // not just the low byte
+  EXPECT_EQ(Index("BranchIndex", {I64(0)}), 1);
+}
+
+TEST(ControlKernels, LoopCondIndexStopsOnTheTripCountOrTheCondition) {
+  const HostTensor none = HostTensor::Absent();
+  EXPECT_EQ(Index("LoopCondIndex", {I64(2), I64(3), none}), 0);
+  EXPECT_EQ(Index("LoopCondIndex", {I64(3), I64(3), none}), 1);
+  EXPECT_EQ(Index("LoopCondIndex", {I64(0), none, Bool(true)}), 0);
+  EXPECT_EQ(Index("LoopCondIndex", {I64(0), none, Bool(false)}), 1);
+  EXPECT_EQ(Index("LoopCondIndex", {I64(1), I64(5), Bool(false)}), 1);
+  EXPECT_EQ(Index("LoopCondIndex", {I64(0), I64(0), Bool(true)}), 1);  // zero trips
+}
+
+TEST(ControlKernels, LoopInitAndIncrementKeepTheIteration) {
+  for (bool given : {false, true}) {
+    auto out = RunKernel("LoopInit", {}, {given ? Bool(false) : HostTensor::Absent()},
+                         {Scalar(DataType::kInt64), Scalar(DataType::kBool)});
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    EXPECT_EQ((*out)[0].as<int64_t>()[0], 0);
+    EXPECT_EQ((*out)[1].as<uint8_t>()[0], given ? 0 : 1);  // no cond input: true
+  }
+  auto inc = RunKernel("LoopIncrement", {}, {I64(41)}, {Scalar(DataType::kInt64)});
+  ASSERT_TRUE(inc.ok()) << inc.status().ToString();
+  EXPECT_EQ((*inc)[0].as<int64_t>()[0], 42);
+}
+
+TEST(ControlKernels, MemcpyCopiesAnyDtypeByBytes) {
+  auto out = RunKernel("MemcpyAsync", {}, {HostTensor::F32({3}, {1, 2, 3})}, {hal::TensorInfo{DataType::kUInt8, {12}, 0}});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ((*out)[0].as<float>(), std::vector<float>({1, 2, 3}));
+}
+
+TEST(ControlKernels, BadSpecsAreRefusedNamingTheKernel) {
+  auto expect = [](Result<KernelCall> r, const std::string& part) {
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status().message();
+  };
+  expect(CreateKernel("MemcpyAsync", {}, {HostTensor::F32({3}, {1, 2, 3})}, {hal::TensorInfo{DataType::kUInt8, {4}, 0}}),
+         "same size");
+  expect(CreateKernel("LoopCondIndex", {}, {I64(0), HostTensor::Absent(), HostTensor::Absent()}, {Scalar(DataType::kInt32)}),
+         "never ends");
+  expect(CreateKernel("LoopCondIndex", {}, {I64(0), HostTensor::F32({}, {3}), HostTensor::Absent()}, {Scalar(DataType::kInt32)}),
+         "M is an int64");
+  expect(CreateKernel("BranchIndex", {}, {HostTensor::F32({0}, {})}, {Scalar(DataType::kInt32)}), "no element");
+  expect(CreateKernel("LoopIncrement", {}, {HostTensor::F32({}, {1})}, {Scalar(DataType::kFloat32)}), "int64");
+}
+
+}  // namespace
+}  // namespace ge::test
