@@ -4,6 +4,8 @@
 // or a number of iterations has run, so they are computed-shape ops: the v2
 // runtime runs them (libge/runtime/v2/control_flow_converters.cc).
 // Inference keeps the dtypes and what every path agrees on.
+#include <optional>
+
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -62,6 +64,93 @@ Status InferIf(InferContext& ctx) {
   return Status::Ok();
 }
 
+// The producer of input i of n, through Identity nodes.
+Endpoint Source(const Node& n, size_t i) {
+  Endpoint e = n.HasInput(i) ? n.InputSource(i) : Endpoint{};
+  while (e.valid() && e.node->type() == "Identity" && e.node->HasInput(0)) e = e.node->InputSource(0);
+  return e;
+}
+
+std::optional<double> ScalarValue(const Tensor* t) {
+  if (!t || t->desc().NumElements() != 1) return std::nullopt;
+  return t->ToDouble()[0];
+}
+
+// The number of iterations a Loop runs when constants decide it: a constant
+// M with a condition the body passes through, or a counter the body steps by
+// a constant and compares with a constant limit (what tf.while_loop and
+// dynamic_rnn freeze: i + 1 < n). Its scan outputs then have a static
+// length, and the Loop can join a static plan.
+std::optional<int64_t> StaticTripCount(InferContext& ctx, int64_t carried) {
+  const Node& n = ctx.node();
+  auto it = n.subgraphs().find("body");
+  if (it == n.subgraphs().end() || !it->second || !it->second->OutputNode()) return std::nullopt;
+  const Graph& body = *it->second;
+  const Node* out = body.OutputNode();
+  std::optional<double> m;
+  if (ctx.has_input(0) && !(m = ScalarValue(ctx.input_value(0)))) return std::nullopt;
+  bool go = true;
+  if (ctx.has_input(1)) {
+    const auto c = ScalarValue(ctx.input_value(1));
+    if (!c) return std::nullopt;
+    go = *c != 0;
+  }
+  if (!go || (m && *m <= 0)) return 0;
+  auto data_index = [](const Endpoint& e) { return e.valid() && e.node->type() == op::kData ? e.node->GetInt("index", -1) : -1; };
+  auto constant = [](const Endpoint& e) {
+    return e.valid() && e.node->type() == op::kConst ? ScalarValue(e.node->GetTensor("value")) : std::nullopt;
+  };
+  const Endpoint cond = Source(*out, 0);
+  if (data_index(cond) == 1 || constant(cond).value_or(0) != 0) return m ? std::optional<int64_t>(static_cast<int64_t>(*m)) : std::nullopt;
+  const std::string& cmp = cond.valid() ? cond.node->type() : std::string();
+  if (cmp != "Less" && cmp != "LessOrEqual" && cmp != "Greater" && cmp != "GreaterOrEqual") return std::nullopt;
+  // One side is the counter's next value (Add of a carried value and a
+  // constant step, which the body also gives back as that value); the
+  // other a constant limit, in the body or captured from outside.
+  double init = 0, step = 0, limit = 0;
+  int counter_side = -1;
+  for (int side = 0; side < 2 && counter_side < 0; ++side) {
+    const Endpoint add = Source(*cond.node, static_cast<size_t>(side));
+    if (!add.valid() || add.node->type() != "Add") continue;
+    for (int a = 0; a < 2; ++a) {
+      const int64_t k = data_index(Source(*add.node, static_cast<size_t>(a))) - 2;
+      const auto s = constant(Source(*add.node, static_cast<size_t>(1 - a)));
+      if (k < 0 || k >= carried || !s || static_cast<size_t>(1 + k) >= out->num_inputs()) continue;
+      const Endpoint next = Source(*out, static_cast<size_t>(1 + k));
+      const auto i0 = ScalarValue(ctx.input_value(static_cast<size_t>(2 + k)));
+      if (next.node != add.node || !i0) continue;
+      init = *i0;
+      step = *s;
+      counter_side = side;
+      break;
+    }
+  }
+  if (counter_side < 0) return std::nullopt;
+  const Endpoint other = Source(*cond.node, static_cast<size_t>(1 - counter_side));
+  if (auto c = constant(other)) {
+    limit = *c;
+  } else {
+    const int64_t j = data_index(other);
+    const auto v = j >= 2 + carried ? ScalarValue(ctx.input_value(static_cast<size_t>(j))) : std::nullopt;
+    if (!v) return std::nullopt;
+    limit = *v;
+  }
+  auto holds = [&](double next) {
+    const double a = counter_side == 0 ? next : limit, b = counter_side == 0 ? limit : next;
+    return cmp == "Less" ? a < b : cmp == "LessOrEqual" ? a <= b : cmp == "Greater" ? a > b : a >= b;
+  };
+  constexpr int64_t kMaxTrips = int64_t{1} << 24;  // past this, not worth a static length
+  int64_t trips = 0;
+  for (double i = init; trips < kMaxTrips;) {
+    if (m && static_cast<double>(trips) >= *m) break;
+    i += step;
+    ++trips;
+    if (!holds(i)) break;
+  }
+  if (trips >= kMaxTrips) return std::nullopt;
+  return trips;
+}
+
 // Loop(M, cond, v_initial..., captures...) -> (v_final..., scan_outputs...);
 // body(iter, cond, v...) -> (cond, v..., scan slices...).
 Status InferLoop(InferContext& ctx) {
@@ -69,14 +158,18 @@ Status InferLoop(InferContext& ctx) {
   const Node& n = ctx.node();
   const int64_t carried = static_cast<int64_t>(n.num_inputs()) - 2 - Captures(n);
   if (carried < 0) return ctx.Error("has fewer than two inputs (M, cond) before its captures");
+  const std::optional<int64_t> trips =
+      static_cast<int64_t>(n.num_outputs()) > carried ? StaticTripCount(ctx, carried) : std::nullopt;
   for (size_t j = 0; j < n.num_outputs(); ++j) {
     const TensorDesc* body = SubgraphOutput(n, "body", j + 1);
     if (!body) return ctx.Error("the body has no output " + std::to_string(j + 1));
     const int64_t k = static_cast<int64_t>(j);
-    if (k < carried)
+    if (k < carried) {
       ctx.output(j) = ctx.has_input(2 + j) ? Merge(ctx.input(2 + j), *body) : *body;
-    else
+    } else {
       ctx.output(j) = Stacked(*body);
+      if (trips && !ctx.output(j).unknown_rank()) ctx.output(j).dims[0] = *trips;
+    }
   }
   return Status::Ok();
 }

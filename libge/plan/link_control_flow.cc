@@ -255,8 +255,16 @@ class Linker {
                            const std::vector<TaskArg>& outs, int64_t ws_base) {
     const int64_t captures = n.GetInt("_captures", 0);
     const int64_t carried = static_cast<int64_t>(n.num_inputs()) - 2 - captures;
-    if (carried < 0 || carried != static_cast<int64_t>(n.num_outputs()))
-      return Fail(path, "a Loop whose outputs are not exactly its carried values (scan outputs stay in v2)");
+    if (carried < 0 || carried > static_cast<int64_t>(n.num_outputs()))
+      return Fail(path, "a Loop with fewer outputs than carried values");
+    // Scan outputs have a static length: the trip count the plan was made for.
+    int64_t trips = -1;
+    for (size_t j = static_cast<size_t>(carried); j < n.num_outputs(); ++j) {
+      const TensorDesc& d = n.output_desc(j);
+      if (!d.is_static() || d.dims.empty() || (trips >= 0 && d.dims[0] != trips))
+        return Fail(path, "scan output " + std::to_string(j - carried) + " is " + d.ToString() + ", not of the loop's static length");
+      trips = d.dims[0];
+    }
     GE_ASSIGN_OR_RETURN(const SubgraphPlan* p, NeedPlan(n, path, "body", n.num_inputs(), 1 + n.num_outputs()));
     const int64_t align = m_.memory.alignment;
     const TaskArg iter{Segment::kFeatureMap, ws_base}, cond{Segment::kFeatureMap, ws_base + 8},
@@ -299,7 +307,7 @@ class Linker {
     // the reference's bypass, no copy at all.
     const std::vector<TaskArg> state = [&] {
       std::vector<TaskArg> s = {cond};
-      s.insert(s.end(), outs.begin(), outs.end());
+      s.insert(s.end(), outs.begin(), outs.begin() + carried);
       return s;
     }();
     std::vector<bool> in_place(p->memory.outputs.size(), false);
@@ -307,15 +315,28 @@ class Linker {
       const IoBinding& b = p->memory.outputs[j];
       if (!b.copy) continue;
       GE_ASSIGN_OR_RETURN(TaskArg src, Map(b.source, f, f.prefix + "output " + std::to_string(j)));
-      in_place[j] = src.segment == state[j].segment && src.offset == state[j].offset;
+      in_place[j] = j < state.size() && src.segment == state[j].segment && src.offset == state[j].offset;
       if (!in_place[j]) Copy(path, src, f.outputs[j], b.size);
     }
-    // 2: the slots become the next iteration's state.
+    // 2: the slots become the next iteration's state; each scan slice goes
+    // to row `iteration` of its stacked output.
     for (size_t j = 0; j < state.size(); ++j)
       if (!in_place[j]) Copy(path, f.outputs[j], state[j], p->memory.outputs[j].size);
+    for (size_t j = static_cast<size_t>(carried); j < n.num_outputs(); ++j) {
+      const TensorDesc slice(n.output_desc(j).dtype,
+                             std::vector<int64_t>(n.output_desc(j).dims.begin() + 1, n.output_desc(j).dims.end()));
+      GE_RETURN_IF_ERROR(CheckBytes(path, p->memory.outputs[1 + j], slice, "body scan output " + std::to_string(1 + j)));
+      Control(path, "ScanSliceWrite", {f.outputs[1 + j], iter}, {slice, i64}, {outs[j]}, {n.output_desc(j)});
+    }
     Control(path, "LoopIncrement", {iter}, {i64}, {iter}, {i64});
     Label(Task::Kind::kLabelGoto, top);
     Label(Task::Kind::kLabelSet, end);
+    if (trips >= 0) {
+      // The stacked outputs are only right if the loop ran as often as the
+      // compiler worked out; anything else is an error, never a short output.
+      Control(path, "LoopTripCheck", {iter}, {i64}, {}, {});
+      stream_.back().count = trips;
+    }
     return kCtrlBytes + Align(p->memory.output_size, align) + extent;
   }
 

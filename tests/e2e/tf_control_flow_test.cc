@@ -46,12 +46,15 @@ class TfControlFlowE2e : public TfGoldenTest {
       std::string in_files, goldens;
       for (const auto& i : c.inputs) in_files += (in_files.empty() ? "" : ",") + Path(c.name + "_" + i + ".npy");
       for (const auto& o : outputs) goldens += (goldens.empty() ? "" : ",") + Path("golden_" + c.name + "_" + File(o) + ".npy");
-      ToolResult run = Run("ge-run", {"--model", Path(model + ".om"), "--mode", "v2", "--input", in_files, "--compare",
-                                      goldens});
-      EXPECT_EQ(run.exit_code, 0) << run.Describe();
-      const auto lines = SplitLines(run.out);
-      ASSERT_FALSE(lines.empty()) << run.Describe();
-      EXPECT_EQ(lines.back(), "PASS") << run.Describe();
+      for (const char* mode : {"v2", "sink"}) {
+        SCOPED_TRACE(mode);
+        ToolResult run = Run("ge-run", {"--model", Path(model + ".om"), "--mode", mode, "--input", in_files, "--compare",
+                                        goldens});
+        EXPECT_EQ(run.exit_code, 0) << run.Describe();
+        const auto lines = SplitLines(run.out);
+        ASSERT_FALSE(lines.empty()) << run.Describe();
+        EXPECT_EQ(lines.back(), "PASS") << run.Describe();
+      }
     }
   }
 

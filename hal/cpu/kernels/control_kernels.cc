@@ -7,6 +7,9 @@
 //   LoopInit       (cond?) -> (iteration i64 = 0, cond bool = cond ? cond : true)
 //   LoopCondIndex       (iteration i64, M i64?, cond bool?) -> i32: 0 runs the body, 1 leaves
 //   LoopIncrement  iteration -> iteration + 1 (in place)
+//   ScanSliceWrite (slice, iteration) -> row `iteration` of the stacked output
+//   LoopTripCheck  iteration == attr count, else an error (a scan output's
+//                  static length was worked out at compile time)
 #include <cstring>
 
 #include "cpu_kernels.h"
@@ -121,9 +124,54 @@ Result<std::unique_ptr<Kernel>> CreateLoopIncrement(const KernelSpec& s) {
   });
 }
 
+Status CheckScanSliceWrite(const KernelSpec& s) {
+  GE_RETURN_IF_ERROR(Need(s, s.inputs.size() == 2 && s.outputs.size() == 1, "takes (slice, iteration) and gives the stack"));
+  GE_RETURN_IF_ERROR(Need(s, IsScalarOf(s.inputs[1], DataType::kInt64), "the iteration is an int64 scalar"));
+  const TensorInfo& stack = s.outputs[0];
+  return Need(s, !stack.dims.empty() && stack.dtype == s.inputs[0].dtype &&
+                     std::vector<int64_t>(stack.dims.begin() + 1, stack.dims.end()) == s.inputs[0].dims,
+              "the stack is [rows, slice...] of the slice's dtype");
+}
+
+Result<std::unique_ptr<Kernel>> CreateScanSliceWrite(const KernelSpec& s) {
+  GE_RETURN_IF_ERROR(CheckScanSliceWrite(s));
+  const size_t bytes = s.inputs[0].Bytes();
+  const int64_t rows = s.outputs[0].dims[0];
+  const std::string name = s.name;
+  return loop::MakeKernel([bytes, rows, name](const void* const* in, void* const* out) -> Status {
+    const int64_t i = *static_cast<const int64_t*>(in[1]);
+    if (i < 0 || i >= rows)
+      return Internal("node " + name + " (ScanSliceWrite): iteration " + std::to_string(i) +
+                        " is past the scan output's " + std::to_string(rows) + " rows");
+    if (bytes) std::memcpy(static_cast<uint8_t*>(out[0]) + static_cast<size_t>(i) * bytes, in[0], bytes);
+    return Status::Ok();
+  });
+}
+
+Status CheckLoopTripCheck(const KernelSpec& s) {
+  return Need(s, s.inputs.size() == 1 && s.outputs.empty() && IsScalarOf(s.inputs[0], DataType::kInt64) &&
+                     s.attrs.GetInt("count", -1) >= 0,
+              "checks an int64 iteration against attr count");
+}
+
+Result<std::unique_ptr<Kernel>> CreateLoopTripCheck(const KernelSpec& s) {
+  GE_RETURN_IF_ERROR(CheckLoopTripCheck(s));
+  const int64_t count = s.attrs.GetInt("count", -1);
+  const std::string name = s.name;
+  return loop::MakeKernel([count, name](const void* const* in, void* const*) -> Status {
+    const int64_t i = *static_cast<const int64_t*>(in[0]);
+    if (i != count)
+      return Internal("node " + name + " (Loop): ran " + std::to_string(i) + " iterations; its scan outputs were planned for " +
+                        std::to_string(count));
+    return Status::Ok();
+  });
+}
+
 }  // namespace
 
 void RegisterControlKernels(KernelRegistry& r) {
+  r.Register("ScanSliceWrite", CheckScanSliceWrite, CreateScanSliceWrite);
+  r.Register("LoopTripCheck", CheckLoopTripCheck, CreateLoopTripCheck);
   r.Register("MemcpyAsync", CheckMemcpy, CreateMemcpy);
   r.Register("BranchIndex", CheckBranchIndex, CreateBranchIndex);
   r.Register("LoopInit", CheckLoopInit, CreateLoopInit);

@@ -68,12 +68,13 @@ bool SinksIf(const Node& n, hal::Device& device) {
   return true;
 }
 
-// Loop(M, cond, v_initial..., captures...) -> v_final...; scan outputs
-// (stacked per iteration) stay in v2.
+// Loop(M, cond, v_initial..., captures...) -> (v_final..., scan outputs...);
+// a scan output needs a static length (a trip count constants decide,
+// InferLoop), else it stays in v2.
 bool SinksLoop(const Node& n, hal::Device& device) {
   const int64_t captures = n.GetInt("_captures", 0);
   const int64_t carried = static_cast<int64_t>(n.num_inputs()) - 2 - captures;
-  if (carried < 0 || carried != static_cast<int64_t>(n.num_outputs())) return false;
+  if (carried < 0 || carried > static_cast<int64_t>(n.num_outputs())) return false;
   const TensorDesc* m = Produced(n, 0);
   const TensorDesc* cond = Produced(n, 1);
   if ((!m && !cond) || (m && !ScalarOf(*m, DataType::kInt64)) || (cond && !ScalarOf(*cond, DataType::kBool))) return false;
@@ -81,6 +82,13 @@ bool SinksLoop(const Node& n, hal::Device& device) {
   if (it == n.subgraphs().end() || !it->second) return false;
   std::vector<const TensorDesc*> in, out;
   if (!Interface(*it->second, in, out) || in.size() != n.num_inputs() || out.size() != 1 + n.num_outputs()) return false;
+  for (size_t j = static_cast<size_t>(carried); j < n.num_outputs(); ++j) {
+    const TensorDesc& stacked = n.output_desc(j);
+    const TensorDesc& slice = *out[1 + j];
+    if (!stacked.is_static() || !slice.is_static() || stacked.dtype != slice.dtype ||
+        std::vector<int64_t>(stacked.dims.begin() + 1, stacked.dims.end()) != slice.dims)
+      return false;
+  }
   if (!ScalarOf(*in[0], DataType::kInt64) || !ScalarOf(*in[1], DataType::kBool) || !ScalarOf(*out[0], DataType::kBool))
     return false;
   for (int64_t k = 0; k < carried; ++k) {

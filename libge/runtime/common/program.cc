@@ -32,6 +32,7 @@ hal::KernelSpec ControlSpec(const Task& t) {
   hal::KernelSpec spec;
   spec.op = t.op;
   spec.name = t.node;
+  if (t.op == "LoopTripCheck") spec.attrs.Set("count", t.count);
   for (const TensorDesc& d : t.in_descs) spec.inputs.push_back(hal::TensorInfo{d.dtype, d.dims, 0});
   for (const TensorDesc& d : t.out_descs) spec.outputs.push_back(hal::TensorInfo{d.dtype, d.dims, 0});
   return spec;

@@ -56,6 +56,24 @@ TEST(ControlKernels, MemcpyCopiesAnyDtypeByBytes) {
   EXPECT_EQ((*out)[0].as<float>(), std::vector<float>({1, 2, 3}));
 }
 
+TEST(ControlKernels, ScanSliceWriteFillsRowIterationAndTripCheckComparesTheCount) {
+  auto c = CreateKernel("ScanSliceWrite", {}, {HostTensor::F32({2}, {5, 6}), I64(1)}, {hal::TensorInfo{DataType::kFloat32, {3, 2}, 0}});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  auto rows = RunInto(*c, {hal::TensorInfo{DataType::kFloat32, {3, 2}, 0}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ((*rows)[0].as<float>()[2], 5.f);
+  EXPECT_EQ((*rows)[0].as<float>()[3], 6.f);
+  auto past = RunKernel("ScanSliceWrite", {}, {HostTensor::F32({2}, {5, 6}), I64(3)}, {hal::TensorInfo{DataType::kFloat32, {3, 2}, 0}});
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.status().message().find("past the scan output's 3 rows"), std::string::npos) << past.status().message();
+  hal::Attrs count;
+  count.Set("count", int64_t{4});
+  EXPECT_TRUE(RunKernel("LoopTripCheck", count, {I64(4)}, {}).ok());
+  auto short_run = RunKernel("LoopTripCheck", count, {I64(3)}, {});
+  ASSERT_FALSE(short_run.ok());
+  EXPECT_NE(short_run.status().message().find("ran 3 iterations"), std::string::npos) << short_run.status().message();
+}
+
 TEST(ControlKernels, BadSpecsAreRefusedNamingTheKernel) {
   auto expect = [](Result<KernelCall> r, const std::string& part) {
     ASSERT_FALSE(r.ok());

@@ -188,6 +188,51 @@ TEST(SinkControlFlow, BodyKernelsWriteOnlyTheirWorkspaceAndCopiesWriteTheState) 
   EXPECT_EQ(state_writes, 2);  // the initial copy, and the copy back after each body
 }
 
+// Scan outputs need a static length: a trip count constants decide. With a
+// constant M, or a counter stepped towards a constant limit (tf.while_loop's
+// i + 1 < n, carried with the state), the stacked outputs are static and
+// each iteration's slice is written to its row in sink mode.
+TEST(SinkControlFlow, ScanOutputsOfALoopWhoseTripCountConstantsDecideStackInSink) {
+  for (bool counter : {false, true}) {
+    SCOPED_TRACE(counter ? "counter < limit" : "constant M");
+    TinyGraph body;
+    body.Data("iter", TensorDesc(DataType::kInt64, {}));
+    Node* c = body.Data("cond_in", TensorDesc(DataType::kBool, {}));
+    Node* i = body.Data("i", TensorDesc(DataType::kInt32, {}));
+    Node* v = body.Data("v", F32({2}));
+    Node* next = body.Op("Mul", "twice", {v, body.Const("two", F32s({2}, {2.f, 2.f}))});
+    Node* i_next = body.Op("Add", "i_next", {i, body.Const("one", Tensor::FromVector(DataType::kInt32, {}, std::vector<int32_t>{1}))});
+    Node* more = counter ? body.Op("Less", "more", {i_next, body.Const("limit", Tensor::FromVector(DataType::kInt32, {}, std::vector<int32_t>{4}))})
+                         : body.Op("Identity", "more", {c});
+    body.Output({more, i_next, next, body.Op("Identity", "row", {next})});
+    TinyGraph t;
+    Node* m = counter ? nullptr : t.Const("M", Tensor::FromVector(DataType::kInt64, {}, std::vector<int64_t>{3}));
+    Node* go = t.Const("go", Tensor::FromVector(DataType::kBool, {}, std::vector<uint8_t>{1}));
+    Node* i0 = t.Const("i0", Tensor::FromVector(DataType::kInt32, {}, std::vector<int32_t>{0}));
+    Node* loop = t.Op("Loop", "loop", {m, go, i0, t.Data("v0", F32({2}))}, {}, 3);
+    loop->subgraphs()["body"] = BodyOf(body);
+    t.Output({loop}, {"i"});
+    ASSERT_TRUE(t.g().AddEdge(loop, 1, t.g().OutputNode(), 1).ok());
+    ASSERT_TRUE(t.g().AddEdge(loop, 2, t.g().OutputNode(), 2).ok());
+    t.g().OutputNode()->SetAttr("output_names", std::vector<std::string>{"i", "v", "rows"});
+    const int64_t trips = counter ? 4 : 3;
+    auto linked = CompileFlow(t, true);
+    ASSERT_TRUE(linked.ok()) << linked.status().ToString();
+    EXPECT_EQ(linked->outputs[2].desc.dims, std::vector<int64_t>({trips, 2}));
+    const Floats v0 = {1, -1};
+    const auto out = RunAllWays(t, {{DataType::kFloat32, {2}, v0.data()}});
+    ASSERT_EQ(out.size(), 3u);
+    Floats rows;
+    float f = 1;
+    for (int64_t k = 0; k < trips; ++k) {
+      f *= 2;
+      rows.insert(rows.end(), {f, -f});
+    }
+    EXPECT_EQ(out[1], Floats({f, -f}));
+    EXPECT_EQ(out[2], rows);
+  }
+}
+
 // A body that swaps two carried values passes its inputs straight through:
 // each result is gathered into the body's slots before the state is
 // written, or the second copy would read what the first overwrote.

@@ -106,12 +106,14 @@ struct Task {
   // Linked task lists only. LabelSet / LabelGoto: `label`; LabelSwitch:
   // `labels`, and inputs[0] holds the int32 index. A kernel task with `op`
   // set runs a control kernel that has no node (MemcpyAsync, BranchIndex,
-  // LoopInit, LoopCondIndex, LoopIncrement: hal/cpu/kernels/control_kernels.cc),
+  // LoopInit, LoopCondIndex, LoopIncrement, ScanSliceWrite, LoopTripCheck:
+  // hal/cpu/kernels/control_kernels.cc),
   // created from `op` and the descs of its arguments.
   int32_t label = -1;
   std::vector<int32_t> labels;
   std::string op;
   std::vector<TensorDesc> in_descs, out_descs;
+  int64_t count = 0;  // LoopTripCheck: the trip count the plan was made for
 };
 
 struct StreamTasks {
