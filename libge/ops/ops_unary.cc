@@ -92,6 +92,11 @@ void RegisterUnaryOps(OpRegistry& r) {
   RegisterElementwise(r, "Sqrt", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Exp", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Log", IsFloatingPoint, kFloat);
+  // ge's own (TensorFlow's Expm1, Log1p, Erfc): precise where the ONNX
+  // compositions Exp - 1, Log(1 + x), 1 - Erf lose digits.
+  RegisterElementwise(r, "Expm1", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Log1p", IsFloatingPoint, kFloat);
+  RegisterElementwise(r, "Erfc", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Neg", NotBool, "numeric");
   RegisterElementwise(r, "Abs", NotBool, "numeric");
   RegisterElementwise(r, "Reciprocal", IsFloatingPoint, kFloat);

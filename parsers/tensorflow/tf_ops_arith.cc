@@ -17,6 +17,9 @@
 //   Rint                      → Round (both round halves to even)
 //   IsNan, IsInf              → IsNaN, IsInf; IsFinite → Not(Or(IsNaN(x), IsInf(x)))
 //   DivNoNan, MulNoNan        → Where(Equal(y, 0), 0, Div(x, y) / Mul(x, y))
+//   Xlogy, Xdivy              → Where(Equal(x, 0), 0, Mul(x, Log(y)) / Div(x, y))
+//   Expm1, Log1p, Erfc        → ge's own ops of the same name (std::expm1, log1p, erfc: exact near 0
+//                               and in the tail, where Exp - 1, Log(1 + x), 1 - Erf are not)
 //   FakeQuantWithMinMaxArgs/Vars → TF's nudged range (constant min/max), then
 //                               Floor((Clip(x) - nmin) * (1/scale) + 0.5) * scale + nmin, in TF's order
 #include <cmath>
@@ -109,6 +112,23 @@ Status MapNoNan(const tf::NodeDef& n, TfGraphBuilder& b, const std::string& type
   return Status::Ok();
 }
 
+// Xlogy, Xdivy: 0 where x is 0 (whatever y is), else x * log(y) / x / y.
+Status MapXOp(const tf::NodeDef& n, TfGraphBuilder& b, bool log) {
+  GE_ASSIGN_OR_RETURN(std::vector<TfValue> xy, DataInputs(n, b, 2));
+  const DataType dt = b.Desc(xy[0].ep).dtype;
+  if (!IsFloatingPoint(dt)) return NodeUnsupported(n, std::string("x of ") + DataTypeName(dt) + " is not supported (float)");
+  GE_ASSIGN_OR_RETURN(Endpoint zero, AddScalar(n, b, "zero", dt, 0.0));
+  GE_ASSIGN_OR_RETURN(TfValue is_zero, AddElementwise(n, b, "Equal", {xy[0], TfValue{zero, false}}, {}, "x_is_zero"));
+  TfValue rhs = xy[1];
+  if (log) {
+    GE_ASSIGN_OR_RETURN(rhs, AddElementwise(n, b, "Log", {xy[1]}, {}, "log_y"));
+  }
+  GE_ASSIGN_OR_RETURN(TfValue value, AddElementwise(n, b, log ? "Mul" : "Div", {xy[0], rhs}, {}, "value"));
+  GE_ASSIGN_OR_RETURN(TfValue y, AddElementwise(n, b, "Where", {is_zero, TfValue{zero, false}, value}));
+  b.Define(n, 0, y);
+  return Status::Ok();
+}
+
 // TF's FakeQuant (fake_quant_ops_functor.h): the range nudged so that 0 is
 // exactly representable, then x clamped to it and rounded to the grid, in
 // float32 and in TF's order of operations, so the result is TF's bit for
@@ -187,6 +207,9 @@ void AddArithMappers(OpMapperTable& t) {
   t["IsFinite"] = MapIsFinite;
   t["DivNoNan"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapNoNan(n, b, "Div"); };
   t["MulNoNan"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapNoNan(n, b, "Mul"); };
+  t["Xlogy"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapXOp(n, b, true); };
+  t["Xdivy"] = [](const tf::NodeDef& n, TfGraphBuilder& b) { return MapXOp(n, b, false); };
+  for (const char* op : {"Expm1", "Log1p", "Erfc"}) t[op] = Elementwise(op, 1);
 }
 
 }  // namespace ge::tf_parser

@@ -14,7 +14,9 @@ writes DIR/golden_<output>.npy.
              Reshape -> LRN -> ResizeBicubic (half_pixel_centers), ResizeArea
              -> Einsum -> GatherV2 (batch_dims 1) -> BatchMatMulV2 -> MatrixBandPart
 
-usage: tf_breadth3_golden.py detection|video DIR   (exit 77: no numpy)
+  special:   Expm1, Log1p (of |x|), Erfc, Xlogy, Xdivy (0 where x is 0)
+
+usage: tf_breadth3_golden.py detection|video|special DIR   (exit 77: no numpy)
 """
 import math
 import sys
@@ -212,8 +214,19 @@ def video(d):
     save(d, "band", np.where((rows - cols <= 1) & (cols <= rows), gram, 0).astype(np.float32))
 
 
+def special(d):
+    x = load(d, "x").astype(np.float64)
+    y = load(d, "y").astype(np.float64)
+    save(d, "expm1", np.expm1(x).astype(np.float32))
+    save(d, "log1p", np.log1p(np.abs(x)).astype(np.float32))
+    save(d, "erfc", np.array([math.erfc(v) for v in x]).astype(np.float32))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        save(d, "xlogy", np.where(x == 0, 0.0, x * np.log(y)).astype(np.float32))
+        save(d, "xdivy", np.where(x == 0, 0.0, x / y).astype(np.float32))
+
+
 if __name__ == "__main__":
-    models = {"detection": detection, "video": video}
+    models = {"detection": detection, "video": video, "special": special}
     if len(sys.argv) != 3 or sys.argv[1] not in models:
         sys.exit(__doc__)
     models[sys.argv[1]](sys.argv[2])

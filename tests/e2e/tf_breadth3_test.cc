@@ -100,5 +100,22 @@ TEST_F(TfBreadth3Test, VideoBlockMatchesNumpyInBothModes) {
   ConvertRunCompare(g, "video", {"clip"}, {"pooled", "up", "area", "picked", "band"});
 }
 
+// Special functions TF graphs use, with TF's edge cases: Expm1 and Log1p
+// near 0 (where Exp - 1 and Log(1 + x) lose every digit), Erfc in the tail,
+// and Xlogy / Xdivy giving 0 wherever x is 0, even for y = 0.
+TEST_F(TfBreadth3Test, SpecialFunctionsMatchNumpyInBothModes) {
+  TfGraph g;
+  g.Placeholder("x", {8});
+  Save("x", DataType::kFloat32, {8}, std::vector<float>{0.0f, 1e-6f, -1e-6f, 0.5f, -0.5f, 2.0f, 3.5f, -3.0f});
+  ConstF(g, "y", {8}, {0.0f, 2.0f, 0.5f, 1.5f, 3.0f, 0.25f, 4.0f, 2.0f});
+  g.Node("Expm1", "expm1", {"x"});
+  g.Node("Abs", "ax", {"x"});
+  g.Node("Log1p", "log1p", {"ax"});
+  g.Node("Erfc", "erfc", {"x"});
+  g.Node("Xlogy", "xlogy", {"x", "y"});
+  g.Node("Xdivy", "xdivy", {"x", "y"});
+  ConvertRunCompare(g, "special", {"x"}, {"expm1", "log1p", "erfc", "xlogy", "xdivy"});
+}
+
 }  // namespace
 }  // namespace ge::test

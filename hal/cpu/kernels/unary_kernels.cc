@@ -252,6 +252,16 @@ Result<KernelPtr> CreateNot(const KernelSpec& spec, int64_t n) {
   return ScalarKernel<uint8_t, uint8_t>(n, [](uint8_t v) { return static_cast<uint8_t>(v == 0); });
 }
 
+// std's versions keep full precision near 0 (expm1, log1p) and in the
+// tail (erfc).
+template <float (*F)(float)>
+Result<KernelPtr> CreateStd(const KernelSpec&, int64_t n) {
+  return ScalarKernel<float, float>(n, [](float v) { return F(v); });
+}
+float Expm1F(float v) { return std::expm1(v); }
+float Log1pF(float v) { return std::log1p(v); }
+float ErfcF(float v) { return std::erfc(v); }
+
 const std::vector<UnaryOp>& Ops() {
   using D = DataType;
   static const std::vector<UnaryOp> ops = {
@@ -273,6 +283,9 @@ const std::vector<UnaryOp>& Ops() {
       {"Sigmoid", {{D::kFloat32, VecOp<SigmoidFn>()}}},
       {"Tanh", {{D::kFloat32, VecOp<TanhFn>()}}},
       {"Erf", {{D::kFloat32, VecOp<ErfFn>()}}},
+      {"Expm1", {{D::kFloat32, CreateStd<Expm1F>}}},
+      {"Log1p", {{D::kFloat32, CreateStd<Log1pF>}}},
+      {"Erfc", {{D::kFloat32, CreateStd<ErfcF>}}},
       {"Gelu", {{D::kFloat32, CreateGelu}}, 1, CheckGelu},
       {"Exp", {{D::kFloat32, VecOp<ExpFn>()}}},
       {"Sqrt", {{D::kFloat32, MathOp<SqrtF>()}}},

@@ -301,3 +301,25 @@ TEST(UnaryKernel, RejectsOutputShapeOrDtypeMismatch) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// Expm1, Log1p and Erfc keep their digits where the compositions lose them:
+// near 0 (e^x - 1 and log(1 + x) in float32 give 0 or 1.19e-7 for 1e-8) and
+// in erfc's tail (1 - erf(4) rounds to 0 in float32).
+TEST(UnaryKernel, Expm1Log1pErfcArePreciseWhereCompositionsAreNot) {
+  const std::vector<float> x = {1e-8f, -1e-8f, 1e-3f, 0.5f, 4.0f};
+  const auto e = RunF32("Expm1", {}, x), l = RunF32("Log1p", {}, x), c = RunF32("Erfc", {}, x);
+  ASSERT_EQ(e.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double xd = x[i];
+    EXPECT_NEAR(e[i], std::expm1(xd), std::abs(std::expm1(xd)) * 1e-6) << x[i];
+    EXPECT_NEAR(l[i], std::log1p(xd), std::abs(std::log1p(xd)) * 1e-6) << x[i];
+    EXPECT_NEAR(c[i], std::erfc(xd), std::abs(std::erfc(xd)) * 1e-5) << x[i];
+  }
+  EXPECT_GT(c[4], 0.f);  // 1.54e-8, not 0
+}
+
+}  // namespace
+}  // namespace ge::test
