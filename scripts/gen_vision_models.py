@@ -8,6 +8,7 @@ random weights from fixed seeds, NAME.onnx, NAME.input.npy and NAME.output.npy (
 
   mobilenet_v3_small  torchvision, [1, 3, 224, 224] (HardSwish, HardSigmoid, squeeze-excitation)
   mobilenet_v3_large  torchvision, [1, 3, 224, 224]
+  efficientnet_b0     torchvision, [1, 3, 224, 224] (SiLU, squeeze-excitation, depthwise convs)
   unet                an encoder-decoder segmentation net: 3 down stages (conv, BN, ReLU, max pool),
                       up stages by ConvTranspose (stride 2) and by bilinear Upsample (align_corners
                       False), skip connections by Concat, 5 classes; [1, 3, 128, 128]
@@ -100,5 +101,7 @@ torch.manual_seed(0)
 export("mobilenet_v3_small", torchvision.models.mobilenet_v3_small(), (1, 3, 224, 224))
 torch.manual_seed(0)
 export("mobilenet_v3_large", torchvision.models.mobilenet_v3_large(), (1, 3, 224, 224))
+torch.manual_seed(0)
+export("efficientnet_b0", torchvision.models.efficientnet_b0(), (1, 3, 224, 224))
 torch.manual_seed(0)
 export("unet", UNet(), (1, 3, 128, 128))

@@ -45,6 +45,7 @@ PassManager BuildPipeline() {
   pm.Add(InSubgraphsToo(GemmBnFoldPass()));
   pm.Add(InSubgraphsToo(LayerNormFusionPass()));
   pm.Add(InSubgraphsToo(GeluFusionPass()));
+  pm.Add(InSubgraphsToo(SiluFusionPass()));
   pm.Add(InSubgraphsToo(MatMulAddToGemmPass()));
   pm.Add(InSubgraphsToo(ConvPostOpsPass()));
   pm.Add(InSubgraphsToo(GemmPostOpsPass()));

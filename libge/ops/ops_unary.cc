@@ -97,6 +97,8 @@ void RegisterUnaryOps(OpRegistry& r) {
   RegisterElementwise(r, "Expm1", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Log1p", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Erfc", IsFloatingPoint, kFloat);
+  // ge's own: x * Sigmoid(x) (SiLU), what fusion pass silu makes of the pair.
+  RegisterElementwise(r, "Swish", IsFloatingPoint, kFloat);
   RegisterElementwise(r, "Neg", NotBool, "numeric");
   RegisterElementwise(r, "Abs", NotBool, "numeric");
   RegisterElementwise(r, "Reciprocal", IsFloatingPoint, kFloat);

@@ -192,13 +192,17 @@ Result<Activation> ParseActivation(const Attrs& attrs) {
     a.kind = Activation::kRelu;
   } else if (kind == "Sigmoid") {
     a.kind = Activation::kSigmoid;
+  } else if (kind == "HardSwish") {
+    a.kind = Activation::kHardSwish;
+  } else if (kind == "Swish") {
+    a.kind = Activation::kSwish;
   } else if (kind == "Clip") {
     a.kind = Activation::kClip;
     a.min = attrs.GetFloat("activation_min", -FLT_MAX);
     a.max = attrs.GetFloat("activation_max", FLT_MAX);
     if (!(a.min <= a.max)) return InvalidArgument("fused Clip has activation_min > activation_max");
   } else {
-    return Unsupported("fused activation '" + kind + "' is not supported (Relu, Clip, Sigmoid)");
+    return Unsupported("fused activation '" + kind + "' is not supported (Relu, Clip, Sigmoid, HardSwish, Swish)");
   }
   return a;
 }
@@ -216,6 +220,14 @@ void AppendActivation(dnnl::post_ops& ops, const Activation& act) {
       break;
     case Activation::kSigmoid:
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_logistic, 0.0f, 0.0f);
+      break;
+    // x * relu6(x + 3) / 6 in oneDNN 2.x, ONNX's HardSwish.
+    case Activation::kHardSwish:
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_hardswish, 0.0f, 0.0f);
+      break;
+    // x * sigmoid(alpha x), alpha 1: SiLU.
+    case Activation::kSwish:
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_swish, 1.0f, 0.0f);
       break;
   }
 }

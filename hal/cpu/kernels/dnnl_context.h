@@ -81,7 +81,7 @@ auto Guard(const KernelSpec& spec, F&& f) -> decltype(f()) {
 // Activation fused as a post-op (attrs "activation", "activation_min",
 // "activation_max"); the compiler sets them when it folds Relu/Clip/Sigmoid.
 struct Activation {
-  enum Kind { kNone, kRelu, kClip, kSigmoid } kind = kNone;
+  enum Kind { kNone, kRelu, kClip, kSigmoid, kHardSwish, kSwish } kind = kNone;
   float min = 0, max = 0;
 };
 Result<Activation> ParseActivation(const Attrs& attrs);

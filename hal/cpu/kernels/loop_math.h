@@ -107,6 +107,9 @@ struct ExpFn {
 struct SigmoidFn {
   [[gnu::always_inline]] VF operator()(VF x) const { return Sigmoid(x); }
 };
+struct SwishFn {
+  [[gnu::always_inline]] VF operator()(VF x) const { return x * Sigmoid(x); }
+};
 struct TanhFn {
   [[gnu::always_inline]] VF operator()(VF x) const { return Tanh(x); }
 };

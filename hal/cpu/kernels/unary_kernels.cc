@@ -281,6 +281,7 @@ const std::vector<UnaryOp>& Ops() {
        3,
        CheckClipBounds},
       {"Sigmoid", {{D::kFloat32, VecOp<SigmoidFn>()}}},
+      {"Swish", {{D::kFloat32, VecOp<SwishFn>()}}},
       {"Tanh", {{D::kFloat32, VecOp<TanhFn>()}}},
       {"Erf", {{D::kFloat32, VecOp<ErfFn>()}}},
       {"Expm1", {{D::kFloat32, CreateStd<Expm1F>}}},

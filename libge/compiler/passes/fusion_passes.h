@@ -13,6 +13,7 @@ Pass ConvMulAddFoldPass();     // conv_mul_add_fold
 Pass GemmBnFoldPass();         // gemm_bn_fold
 Pass LayerNormFusionPass();    // layernorm_fusion
 Pass GeluFusionPass();         // gelu_fusion
+Pass SiluFusionPass();         // silu_fusion
 Pass MatMulAddToGemmPass();    // matmul_add_to_gemm
 Pass ConvPostOpsPass();        // conv_post_ops
 Pass GemmPostOpsPass();        // gemm_post_ops

@@ -152,7 +152,7 @@ bool Supported(const PassContext& ctx, hal::KernelSpec spec) {
 
 bool ActivationAttrs(const Node& act, std::map<std::string, AttrValue>* attrs) {
   const std::string& t = act.type();
-  if (t == "Relu" || t == "Sigmoid") {
+  if (t == "Relu" || t == "Sigmoid" || t == "HardSwish" || t == "Swish") {
     (*attrs)["activation"] = t;
     return true;
   }

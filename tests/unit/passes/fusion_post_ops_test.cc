@@ -172,3 +172,95 @@ TEST(FusionMatMulAdd, NotWithABiasOverAnotherAxisOrASecondConsumer) {
 
 }  // namespace
 }  // namespace ge::fusion_test
+
+namespace ge::fusion_test {
+namespace {
+
+Node* SiluConv(Tiny& t, bool sigmoid_first) {
+  Node* x = t.Data("x", F32({1, 2, 4, 4}));
+  Node* conv = t.Op("Conv", "conv",
+                    {x, t.Const("conv_w", F32s({2, 2, 3, 3}, Pseudo(36, 0.1f, -0.5f, 1))),
+                     t.Const("conv_b", F32s({2}, {0.1f, -0.3f}))},
+                    {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  Node* sig = t.Op("Sigmoid", "sig", {conv});
+  return t.Op("Mul", "silu", sigmoid_first ? std::vector<Node*>{sig, conv} : std::vector<Node*>{conv, sig});
+}
+
+// Mul(x, Sigmoid(x)) in either order becomes one Swish; after a Conv,
+// conv_post_ops then takes it as the conv's activation (oneDNN swish).
+TEST(FusionSilu, MulOfSigmoidBecomesSwishAndAConvPostOp) {
+  for (bool order : {false, true}) {
+    Tiny t;
+    t.Output({SiluConv(t, order)});
+    ASSERT_TRUE(t.RunPass(SiluFusionPass()).ok());
+    EXPECT_EQ(t.Count("Sigmoid"), 0);
+    EXPECT_EQ(t.Count("Mul"), 0);
+    EXPECT_EQ(t.Count("Swish"), 1);
+    ASSERT_TRUE(t.RunPass(ConvPostOpsPass()).ok());
+    EXPECT_EQ(t.Count("Swish"), 0);
+    Tiny u;
+    u.Output({SiluConv(u, order)});
+    auto counts = ExpectSameNumerics(u, {Pseudo(32, 0.2f, -1.f)});
+    EXPECT_EQ(counts["Sigmoid"], 0);
+    EXPECT_EQ(counts["Mul"], 0);
+    EXPECT_EQ(counts["Swish"], 0);  // inside the conv
+  }
+}
+
+// A standalone SiLU (no conv before it) runs as one Swish kernel.
+TEST(FusionSilu, StandaloneSiluIsOneSwishKernel) {
+  Tiny t;
+  Node* x = t.Data("x", F32({3, 5}));
+  t.Output({t.Op("Mul", "silu", {x, t.Op("Sigmoid", "sig", {x})})});
+  auto counts = ExpectSameNumerics(t, {Pseudo(15, 0.8f, -4.f)});
+  EXPECT_EQ(counts["Swish"], 1);
+  EXPECT_EQ(counts["Sigmoid"], 0);
+}
+
+// Must not fire: the Sigmoid read elsewhere too, a Mul by another tensor,
+// a Mul that broadcasts.
+TEST(FusionSilu, NotWhenTheSigmoidIsSharedOrTheMulIsNotSilu) {
+  {
+    Tiny t;
+    Node* x = t.Data("x", F32({4}));
+    Node* sig = t.Op("Sigmoid", "sig", {x});
+    t.Output({t.Op("Mul", "silu", {x, sig}), t.Op("Relu", "other", {sig})});
+    ASSERT_TRUE(t.RunPass(SiluFusionPass()).ok());
+    EXPECT_EQ(t.Count("Swish"), 0);
+  }
+  {
+    Tiny t;
+    Node* x = t.Data("x", F32({4}));
+    Node* y = t.Data("y", F32({4}));
+    t.Output({t.Op("Mul", "gate", {y, t.Op("Sigmoid", "sig", {x})})});
+    ASSERT_TRUE(t.RunPass(SiluFusionPass()).ok());
+    EXPECT_EQ(t.Count("Swish"), 0);
+  }
+  {
+    Tiny t;
+    Node* x = t.Data("x", F32({4, 1}));
+    Node* s = t.Op("Sigmoid", "sig", {t.Data("z", F32({4, 3}))});
+    t.Output({t.Op("Mul", "bcast", {x, s})});
+    ASSERT_TRUE(t.RunPass(SiluFusionPass()).ok());
+    EXPECT_EQ(t.Count("Swish"), 0);
+  }
+}
+
+// HardSwish after a Conv is a post-op too.
+TEST(FusionConvPostOps, FusesHardSwish) {
+  Tiny t;
+  Node* x = t.Data("x", F32({1, 2, 4, 4}));
+  t.Output({t.Op("HardSwish", "hs", {SmallConv(t, x, "conv", 2)})});
+  Tiny u;
+  {
+    Node* x2 = u.Data("x", F32({1, 2, 4, 4}));
+    u.Output({u.Op("HardSwish", "hs", {SmallConv(u, x2, "conv", 2)})});
+  }
+  ASSERT_TRUE(t.RunPass(ConvPostOpsPass()).ok());
+  EXPECT_EQ(t.Count("HardSwish"), 0);
+  auto counts = ExpectSameNumerics(u, {Pseudo(32, 0.6f, -3.f)});
+  EXPECT_EQ(counts["HardSwish"], 0);
+}
+
+}  // namespace
+}  // namespace ge::fusion_test

@@ -54,6 +54,7 @@ inline std::vector<std::string> Describe(const StreamTasks& st) {
       case Task::Kind::kKernel: out.push_back("K:" + t.node); break;
       case Task::Kind::kEventRecord: out.push_back("R" + std::to_string(t.event)); break;
       case Task::Kind::kEventWait: out.push_back("W" + std::to_string(t.event)); break;
+      default: out.push_back("L" + std::to_string(t.label)); break;  // label tasks (linked lists only)
     }
   }
   return out;
