@@ -1,6 +1,7 @@
 #include "atc/atc_model_info.h"
 
 #include "ge/plan.h"
+#include "ge/plan/link.h"
 
 namespace ge::atc {
 namespace {
@@ -34,8 +35,26 @@ std::string ModelInfo(const Model& m) {
   return s;
 }
 
+// A static model with control flow in its plan: what the loader links.
+std::string ControlFlowLines(const Model& m) {
+  auto linked = LinkModel(m);
+  if (!linked.ok()) return "control flow: cannot link: " + linked.status().message() + "\n";
+  std::string s = "control flow: " + std::to_string(m.partitions.size()) + " subgraph plan(s), linked into " +
+                  std::to_string(linked->streams[0].tasks.size()) + " tasks with " + std::to_string(linked->num_labels) +
+                  " labels at load (feature map " + std::to_string(linked->memory.feature_map_size) +
+                  " B with the subgraphs' workspace, weights " + std::to_string(linked->memory.weights_size) +
+                  " B; ge-atc --mode 1 lists them)\n";
+  for (const SubgraphPlan& p : m.partitions) {
+    size_t tasks = 0;
+    for (const StreamTasks& st : p.streams) tasks += st.tasks.size();
+    s += "subgraph " + p.node + "/" + p.subgraph + ": " + std::to_string(tasks) + " tasks; memory: " + MemoryReport(p.memory) + "\n";
+  }
+  return s;
+}
+
 std::string MemoryLines(const Model& m) {
-  if (!m.dynamic) return "memory: " + MemoryReport(m.memory) + "\n";
+  if (!m.dynamic)
+    return "memory: " + MemoryReport(m.memory) + "\n" + (m.partitions.empty() ? std::string() : ControlFlowLines(m));
   if (const Node* gear_case = FindGearCase(m)) {
     const std::vector<size_t> gears = GearPartitions(m, gear_case->name());
     std::string s = "gear model: " + std::to_string(gears.size()) + " gear(s) (" + gear_case->GetString("gear_kind") +

@@ -20,7 +20,6 @@
 #include "ge/tools/precheck.h"
 #include "ge_base/file_io.h"
 #include "ge/om.h"
-#include "ge/plan/link.h"
 
 namespace {
 
@@ -306,15 +305,6 @@ int Main(int argc, char** argv) {
     for (const ge::StreamTasks& st : compiled->streams)
       for (const ge::Task& t : st.tasks) events += t.kind == ge::Task::Kind::kEventRecord;
     std::printf("streams: %zu streams, %d events\n", compiled->streams.size(), events);
-  }
-  if (!compiled->dynamic && !compiled->partitions.empty()) {
-    auto linked = ge::LinkModel(*compiled);
-    if (!linked.ok()) return ge::app::Fail(kTool, linked.status());
-    std::printf("control flow: %zu subgraph plan(s), linked into %zu tasks with %d labels at load (feature map %lld B "
-                "with the subgraphs' workspace, weights %lld B; ge-atc --mode 1 lists them)\n",
-                compiled->partitions.size(), linked->streams[0].tasks.size(), linked->num_labels,
-                static_cast<long long>(linked->memory.feature_map_size),
-                static_cast<long long>(linked->memory.weights_size));
   }
   std::fprintf(stderr, "[2/2] writing %s (%zu nodes)\n", om_path.c_str(), compiled->graph->num_nodes());
   if (auto s = ge::WriteOmFile(*compiled, om_path); !s.ok()) return ge::app::Fail(kTool, s);
