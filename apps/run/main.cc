@@ -17,6 +17,7 @@
 #include "run/run_inputs.h"
 #include "run/run_loop.h"
 #include "run/run_model.h"
+#include "run/run_profile_table.h"
 #include "run/run_outputs.h"
 #include "run/run_summary.h"
 #include "run/run_tensor_files.h"
@@ -155,6 +156,10 @@ int Main(int argc, char** argv) {
   app.add_option("--profile", profile,
                  "Sink: write a Chrome trace (chrome://tracing, Perfetto) of up to 20 timed runs: one lane per "
                  "stream, one slice per task, event waits with arrows");
+  bool profile_table = false;
+  app.add_flag("--profile_table", profile_table,
+               "Sink: after the timed runs, print where the time went: the 15 slowest tasks and every op type, with "
+               "their mean ms per inference and share of the kernel time (with --json: \"profile_table\", every task)");
   app.add_option("--max_memory", max_memory,
                  "Refuse at load a model with a tensor, segment or total above SIZE (bytes, or with K, M, G, T: "
                  "24G; at most 1T). Default: this machine's memory");
@@ -190,7 +195,7 @@ int Main(int argc, char** argv) {
 
   const bool sink = mode == "sink";
   for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", timeout_ms > 0}, {"--run_loop", run_loop > 0},
-                            {"--async", async}, {"--profile", !profile.empty()}})
+                            {"--async", async}, {"--profile", !profile.empty()}, {"--profile_table", profile_table}})
     if (used && !sink) return Fail(kTool, ge::InvalidArgument(std::string(flag) + " needs --mode sink"));
 
   // msame and ais_bench take --dump true|false (their dump goes where acl.json says).
@@ -206,7 +211,7 @@ int Main(int argc, char** argv) {
 
   if (executor != "sequential" && sink)
     return Fail(kTool, ge::InvalidArgument("--executor " + executor + " needs --mode v2"));
-  auto loaded = ge::run::RunModel::Load({model, device, sink, timeout_ms, !profile.empty(), run_loop, *memory_limit,
+  auto loaded = ge::run::RunModel::Load({model, device, sink, timeout_ms, !profile.empty() || profile_table, run_loop, *memory_limit,
                                          executor == "topological", executor_threads});
   if (!loaded.ok()) return Fail(kTool, loaded.status());
   ge::run::RunModel& rm = **loaded;
@@ -286,6 +291,7 @@ int Main(int argc, char** argv) {
   runs.batchsize = batchsize;
   runs.args.assign(argv, argv + argc);
   std::vector<std::vector<ge::TaskProfile>> profiles;
+  ge::run::ProfileTable table;
   ge::run::Report report;
   std::vector<ge::IoDesc> run_outputs = m.outputs();
   FILE* debug_out = json ? stderr : stdout;
@@ -309,6 +315,7 @@ int Main(int argc, char** argv) {
       if (auto s = execute_once(); !s.ok()) return Fail(kTool, s);
       runs.compute_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       if (!profile.empty() && profiles.size() < 20) profiles.push_back(rm.sink()->Profile());
+      if (profile_table) table.Add(rm.sink()->Profile());
     }
     if (run_loop > 0) {
       auto rl = ge::run::RunLoop(*rm.sink(), in->bufs(), run_loop, out_data);
@@ -367,6 +374,10 @@ int Main(int argc, char** argv) {
   report.timeout_ms = timeout_ms;
   report.async = async;
   report.profile = profile;
+  if (profile_table) {
+    report.profile_table = table.Json();
+    report.profile_table_text = table.Text(15);
+  }
   report.warmup = warmup;
   report.loop = loop;
   report.inferences = inferences;

@@ -63,7 +63,7 @@ Result<std::unique_ptr<RunModel>> RunModel::Load(const ModelFlags& flags) {
   r->device_ = device->empty() ? r->om_.model.target : *device;
   if (flags.sink && FindGearCase(r->om_.model)) {
     for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", flags.timeout_ms > 0},
-                              {"--profile", flags.profile}, {"--run_loop", flags.run_loop > 0}})
+                              {"--profile / --profile_table", flags.profile}, {"--run_loop", flags.run_loop > 0}})
       if (used)
         return InvalidArgument(std::string(flag) + " runs one sink model; " + flags.path +
                                " has gears, each a sink model of its own, picked per inference");

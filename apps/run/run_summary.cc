@@ -102,6 +102,7 @@ nlohmann::ordered_json ReportJson(const Report& r, const TimedRuns& runs) {
     j["async"] = r.async;
     if (!r.profile.empty()) j["profile"] = r.profile;
     if (!r.run_loop.is_null()) j["run_loop"] = r.run_loop;
+    if (!r.profile_table.is_null()) j["profile_table"] = r.profile_table;
   }
   nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
   for (size_t i = 0; i < r.outputs.size(); ++i) {
@@ -158,6 +159,7 @@ std::string ReportText(const Report& r, const TimedRuns& runs) {
   }
   s += line;
   if (!r.run_loop_line.empty()) s += r.run_loop_line + "\n";
+  s += r.profile_table_text;
   s += r.summary_block;
   if (!r.compare.empty()) s += AllPass(r) ? "PASS\n" : "FAIL\n";
   return s;

@@ -50,6 +50,8 @@ struct Report {
   bool async = false;
   std::string profile;
   nlohmann::ordered_json run_loop;  // null without --run_loop
+  nlohmann::ordered_json profile_table;  // null without --profile_table
+  std::string profile_table_text;
   std::string run_loop_line;
   std::string summary_block;  // ais_bench's or msame's block, printed before PASS/FAIL
   int warmup = 0, loop = 1;

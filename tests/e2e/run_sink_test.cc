@@ -103,10 +103,38 @@ TEST_F(RunSinkFlags, RunLoopProfileAndJsonReportTheirFigures) {
   EXPECT_NE(text.out.find("throughput"), std::string::npos) << text.out;
 }
 
+// --profile_table: the kernel time per task and per op type, summed over
+// the timed runs; the shares add up to the whole, the text names the ops.
+TEST_F(RunSinkFlags, ProfileTableSplitsTheKernelTimeByTaskAndOp) {
+  const std::string om = TinyOm();
+  ToolResult r = Run("ge-run", {"--model", om, "--mode", "sink", "--loop", "10", "--profile_table", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  const auto& t = j["profile_table"];
+  EXPECT_EQ(t["runs"], 10);
+  EXPECT_GT(t["kernel_ms"].get<double>(), 0);
+  double share = 0, ms = 0;
+  for (const auto& task : t["tasks"]) {
+    share += task["share"].get<double>();
+    ms += task["ms"].get<double>();
+  }
+  EXPECT_NEAR(share, 1.0, 1e-9);
+  EXPECT_NEAR(ms, t["kernel_ms"].get<double>(), 1e-9);
+  EXPECT_EQ(t["tasks"].size(), static_cast<size_t>(j["tasks"].get<int>()));  // tiny_cnn: kernels only, one stream
+  bool conv = false;
+  for (const auto& op : t["ops"]) conv |= op["op"] == "Conv";
+  EXPECT_TRUE(conv) << t.dump();
+  ToolResult text = Run("ge-run", {"--model", om, "--mode", "sink", "--loop", "3", "--profile_table"});
+  ASSERT_EQ(text.exit_code, 0) << text.Describe();
+  EXPECT_NE(text.out.find("profile: kernel time per inference, mean of 3 run(s)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("op type"), std::string::npos) << text.out;
+}
+
 TEST_F(RunSinkFlags, SinkOnlyFlagsWithV2AreOneLineErrors) {
   const std::string om = TinyOm();
   for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
-           {"--timeout_ms", "10"}, {"--run_loop", "4"}, {"--async"}, {"--profile", "t.json"}}) {
+           {"--timeout_ms", "10"}, {"--run_loop", "4"}, {"--async"}, {"--profile", "t.json"}, {"--profile_table"}}) {
     std::vector<std::string> args = {"--model", om};
     args.insert(args.end(), extra.begin(), extra.end());
     ToolResult r = Run("ge-run", args);
