@@ -91,6 +91,11 @@ void Node::SetNumOutputs(size_t n) {
   output_descs_.resize(n);
 }
 
+const TensorDesc* Node::SourceDesc(size_t i) const {
+  const Endpoint e = InputSource(i);
+  return e.valid() ? &e.node->output_desc(e.index) : nullptr;
+}
+
 std::vector<Node*> Node::OutNodes() const {
   std::vector<Node*> out;
   for (const auto& consumers : out_edges_)

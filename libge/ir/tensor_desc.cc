@@ -74,4 +74,12 @@ std::string TensorDesc::ToString() const {
   return s;
 }
 
+TensorDesc CommonDesc(const TensorDesc& a, const TensorDesc& b) {
+  if (a.unknown_rank() || b.unknown_rank() || a.dims.size() != b.dims.size()) return TensorDesc(a.dtype, {kUnknownRank});
+  TensorDesc d = a;
+  for (size_t k = 0; k < d.dims.size(); ++k)
+    if (a.dims[k] != b.dims[k]) d.dims[k] = kUnknownDim;
+  return d;
+}
+
 }  // namespace ge

@@ -17,9 +17,7 @@ const TensorDesc* SubgraphOutput(const Node& n, const char* name, size_t j) {
   auto it = n.subgraphs().find(name);
   if (it == n.subgraphs().end() || !it->second) return nullptr;
   const Node* out = it->second->OutputNode();
-  if (!out || j >= out->num_inputs() || !out->HasInput(j)) return nullptr;
-  const Endpoint e = out->InputSource(j);
-  return &e.node->output_desc(e.index);
+  return out ? out->SourceDesc(j) : nullptr;
 }
 
 Status NeedSubgraph(InferContext& ctx, const char* name) {
@@ -27,16 +25,6 @@ Status NeedSubgraph(InferContext& ctx, const char* name) {
   if (it == ctx.node().subgraphs().end() || !it->second || !it->second->OutputNode())
     return ctx.Error(std::string("has no subgraph '") + name + "' with outputs");
   return Status::Ok();
-}
-
-// What two descs of one value agree on: equal dims stay, others unknown.
-TensorDesc Merge(const TensorDesc& a, const TensorDesc& b) {
-  if (a.unknown_rank() || b.unknown_rank() || a.dims.size() != b.dims.size())
-    return TensorDesc(a.dtype, {kUnknownRank});
-  TensorDesc d = a;
-  for (size_t k = 0; k < d.dims.size(); ++k)
-    if (a.dims[k] != b.dims[k]) d.dims[k] = kUnknownDim;
-  return d;
 }
 
 // A stacked scan output: an unknown number of slices of `slice`.
@@ -59,7 +47,7 @@ Status InferIf(InferContext& ctx) {
     if (t->dtype != e->dtype && t->dtype != DataType::kUndefined && e->dtype != DataType::kUndefined)
       return ctx.Error("output " + std::to_string(j) + " is " + t->ToString() + " in then_branch and " + e->ToString() +
                        " in else_branch");
-    ctx.output(j) = Merge(*t, *e);
+    ctx.output(j) = CommonDesc(*t, *e);
   }
   return Status::Ok();
 }
@@ -165,7 +153,7 @@ Status InferLoop(InferContext& ctx) {
     if (!body) return ctx.Error("the body has no output " + std::to_string(j + 1));
     const int64_t k = static_cast<int64_t>(j);
     if (k < carried) {
-      ctx.output(j) = ctx.has_input(2 + j) ? Merge(ctx.input(2 + j), *body) : *body;
+      ctx.output(j) = ctx.has_input(2 + j) ? CommonDesc(ctx.input(2 + j), *body) : *body;
     } else {
       ctx.output(j) = Stacked(*body);
       if (trips && !ctx.output(j).unknown_rank()) ctx.output(j).dims[0] = *trips;
@@ -225,7 +213,7 @@ Status InferScan(InferContext& ctx) {
     const TensorDesc* body = SubgraphOutput(n, "body", j);
     if (!body) return ctx.Error("the body has no output " + std::to_string(j));
     if (static_cast<int64_t>(j) < states) {
-      ctx.output(j) = Merge(ctx.input(j), *body);
+      ctx.output(j) = CommonDesc(ctx.input(j), *body);
       continue;
     }
     // Stacked along scan_output_axes (default 0), in [-(r+1), r+1) for a rank-r slice.

@@ -13,11 +13,10 @@ constexpr int64_t kCtrlBytes = 64;  // iteration i64 at +0, cond bool at +8, swi
 
 int64_t Align(int64_t v, int64_t a) { return CheckedAlignUp(v, a).value_or(-1); }
 
-// What input i of n receives (its producer's output desc); absent: undefined.
+// What input i of n receives; absent: undefined.
 TensorDesc InDesc(const Node& n, size_t i) {
-  if (!n.HasInput(i)) return TensorDesc();
-  const Endpoint e = n.InputSource(i);
-  return e.node->output_desc(e.index);
+  const TensorDesc* d = n.SourceDesc(i);
+  return d ? *d : TensorDesc();
 }
 
 // Where one graph's segments land in the linked plan.
@@ -36,12 +35,10 @@ class Linker {
 
   Result<LinkedPlan> Run() {
     if (m_.streams.size() != 1) return Fail("", "a model with control flow runs on one stream; it has " + std::to_string(m_.streams.size()));
-    out_.memory = m_.memory;
-    out_.memory.buffers = m_.memory.buffers;
-    out_.memory.weights_size = m_.memory.weights_size;
+    out_.memory = m_.memory;  // the subgraphs' weights and workspaces are added to it
     Frame root;
     root.plan = &m_.memory;
-    GE_ASSIGN_OR_RETURN(int64_t extent, Emit(*m_.graph, m_.streams, root, stream_));
+    GE_ASSIGN_OR_RETURN(int64_t extent, Emit(*m_.graph, m_.streams, root));
     out_.memory.feature_map_size = extent;
     StreamTasks s;
     s.stream = 0;
@@ -130,7 +127,7 @@ class Linker {
   // Emits the tasks of one graph; returns the bytes its linked feature map
   // takes from f.fm_base (its own plus the largest workspace of its
   // control-flow nodes).
-  Result<int64_t> Emit(const Graph& g, const std::vector<StreamTasks>& streams, const Frame& f, std::vector<Task>& out) {
+  Result<int64_t> Emit(const Graph& g, const std::vector<StreamTasks>& streams, const Frame& f) {
     const int64_t align = m_.memory.alignment;
     const int64_t ws_base = f.fm_base + Align(f.plan->feature_map_size, align);
     int64_t ws_size = 0;
@@ -148,7 +145,7 @@ class Linker {
       for (const Task& t : st.tasks) {
         if (t.kind != Task::Kind::kKernel) {
           if (!f.root) return Fail(f.prefix + t.node, "a subgraph plan with event tasks");
-          out.push_back(t);
+          stream_.push_back(t);
           continue;
         }
         const Node* n = g.FindNode(t.node);
@@ -168,7 +165,7 @@ class Linker {
           c.node = path;
           c.inputs = std::move(in);
           c.outputs = std::move(outs);
-          out.push_back(std::move(c));
+          stream_.push_back(std::move(c));
           continue;
         }
         GE_ASSIGN_OR_RETURN(int64_t ws, n->type() == "If" ? EmitIf(*n, path, in, outs, ws_base)
@@ -232,7 +229,7 @@ class Linker {
         GE_RETURN_IF_ERROR(CheckBytes(path, p->memory.outputs[j], n.output_desc(j), std::string(sub) + " output " + std::to_string(j)));
       f.outputs = outs;
       const Graph& g = *n.subgraphs().at(sub);
-      GE_ASSIGN_OR_RETURN(int64_t extent, Emit(g, p->streams, f, stream_));
+      GE_ASSIGN_OR_RETURN(int64_t extent, Emit(g, p->streams, f));
       // Outputs the branch passes through (an input, a constant, another
       // output) are copied into the If's output buffer.
       for (size_t j = 0; j < outs.size(); ++j) {
@@ -299,7 +296,7 @@ class Linker {
     for (int64_t c = 0; c < captures; ++c) f.inputs.push_back(in[2 + carried + c]);
     for (const IoBinding& b : p->memory.outputs) f.outputs.push_back(TaskArg{Segment::kFeatureMap, slots + b.offset});
     f.fm_base = slots + Align(p->memory.output_size, align);
-    GE_ASSIGN_OR_RETURN(int64_t extent, Emit(*n.subgraphs().at("body"), p->streams, f, stream_));
+    GE_ASSIGN_OR_RETURN(int64_t extent, Emit(*n.subgraphs().at("body"), p->streams, f));
     // 1: results the body passes through are gathered into its slots first,
     // so no copy into the state overwrites a value another copy still reads
     // (a body that swaps two carried values). A value passed through to its

@@ -283,16 +283,6 @@ bool IsConstEqual(const Node* n, int64_t value) {
   return v.size() == 1 && v[0] == value;
 }
 
-// TensorDesc of a variable that is `a` before an iteration and `b` after:
-// the dims both agree on.
-TensorDesc Widen(const TensorDesc& a, const TensorDesc& b) {
-  if (a.unknown_rank() || b.unknown_rank() || a.dims.size() != b.dims.size()) return TensorDesc(a.dtype, {kUnknownRank});
-  TensorDesc d = a;
-  for (size_t i = 0; i < d.dims.size(); ++i)
-    if (a.dims[i] != b.dims[i]) d.dims[i] = kUnknownDim;
-  return d;
-}
-
 struct WhileParts {
   std::vector<TfValue> outer;     // the inputs as converted
   std::vector<Endpoint> init;     // their IR values (TensorArray rows for kTaContent)
@@ -346,7 +336,7 @@ Status BuildWhileBody(const tf::NodeDef& n, TfGraphBuilder& b, const std::string
       if (after.dtype != w.args[k].desc.dtype)
         return NodeError(n, "loop variable " + std::to_string(k) + " is " + w.args[k].desc.ToString() +
                                 " before the loop and " + after.ToString() + " after an iteration");
-      const TensorDesc wide = Widen(w.args[k].desc, after);
+      const TensorDesc wide = CommonDesc(w.args[k].desc, after);
       if (wide.dims != w.args[k].desc.dims) {
         w.args[k].desc = wide;
         changed = true;

@@ -205,6 +205,15 @@ class TempDirTest : public ::testing::Test {
     fs::remove_all(root_, ec);
   }
   std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  // Runs `/usr/bin/python3 tests/e2e/SCRIPT ARGS...`, its output into LOG
+  // in the work dir: the exit code (-1 when killed; the golden scripts exit
+  // 77 when python3-numpy or python3-onnx is missing, to skip).
+  int RunScript(const std::string& script, const std::vector<std::string>& args, const std::string& log) const {
+    std::string cmd = "/usr/bin/python3 " + ShellQuote(std::string(GE_SOURCE_DIR) + "/tests/e2e/" + script);
+    for (const std::string& a : args) cmd += " " + ShellQuote(a);
+    const int rc = std::system((cmd + " >" + ShellQuote(Path(log)) + " 2>&1").c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  }
   ToolResult Run(const std::string& tool, const std::vector<std::string>& args, int timeout_s = 300) {
     return RunTool(tool, args, dir_, capture_, timeout_s);
   }

@@ -16,10 +16,8 @@ class RnnModelsTest : public TempDirTest {
  protected:
   void SetUp() override {
     TempDirTest::SetUp();
-    const std::string py = "/usr/bin/python3 " + ShellQuote(std::string(GE_SOURCE_DIR) + "/tests/e2e/rnn_golden.py") +
-                           " " + ShellQuote(dir_.string()) + " >" + ShellQuote(Path("golden.log")) + " 2>&1";
-    const int rc = std::system(py.c_str());
-    if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) GTEST_SKIP() << ReadFileBytes(Path("golden.log"));
+    const int rc = RunScript("rnn_golden.py", {dir_.string()}, "golden.log");
+    if (rc == 77) GTEST_SKIP() << ReadFileBytes(Path("golden.log"));
     ASSERT_EQ(rc, 0) << ReadFileBytes(Path("golden.log"));
   }
 

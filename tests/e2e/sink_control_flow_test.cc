@@ -16,10 +16,8 @@ class SinkControlFlowTools : public TempDirTest {
  protected:
   void SetUp() override {
     TempDirTest::SetUp();
-    const std::string py = "/usr/bin/python3 " + ShellQuote(std::string(GE_SOURCE_DIR) + "/tests/e2e/loop_models.py") +
-                           " " + ShellQuote(dir_.string()) + " 16 >" + ShellQuote(Path("golden.log")) + " 2>&1";
-    const int rc = std::system(py.c_str());
-    if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) GTEST_SKIP() << ReadFileBytes(Path("golden.log"));
+    const int rc = RunScript("loop_models.py", {dir_.string(), "16"}, "golden.log");
+    if (rc == 77) GTEST_SKIP() << ReadFileBytes(Path("golden.log"));
     ASSERT_EQ(rc, 0) << ReadFileBytes(Path("golden.log"));
   }
 
@@ -98,10 +96,7 @@ TEST_F(SinkControlFlowTools, ALongLoopRunsWholeInOneSinkInference) {
 // line naming the model, never a crash and no .om left behind, whichever
 // way control flow is compiled.
 TEST_F(SinkControlFlowTools, MalformedSubgraphsAreOneLineErrors) {
-  const std::string py = "/usr/bin/python3 " +
-                         ShellQuote(std::string(GE_SOURCE_DIR) + "/tests/e2e/malformed_control_flow.py") + " " +
-                         ShellQuote(Path("bad")) + " >" + ShellQuote(Path("bad.log")) + " 2>&1";
-  ASSERT_EQ(std::system(py.c_str()), 0) << ReadFileBytes(Path("bad.log"));
+  ASSERT_EQ(RunScript("malformed_control_flow.py", {Path("bad")}, "bad.log"), 0) << ReadFileBytes(Path("bad.log"));
   for (const char* name : {"loop_missing_output", "loop_wrong_arity", "if_output_count", "if_output_dtype",
                            "loop_body_unknown_op", "if_no_else"})
     for (const char* cf : {"sink", "v2"}) {

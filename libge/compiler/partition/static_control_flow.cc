@@ -17,19 +17,13 @@ namespace {
 bool Same(const TensorDesc& a, const TensorDesc& b) { return a.is_static() && b.is_static() && a.dtype == b.dtype && a.dims == b.dims; }
 bool ScalarOf(const TensorDesc& d, DataType t) { return d.is_static() && d.dtype == t && d.NumElements() == 1; }
 
-const TensorDesc* Produced(const Node& n, size_t i) {
-  if (!n.HasInput(i)) return nullptr;
-  const Endpoint e = n.InputSource(i);
-  return &e.node->output_desc(e.index);
-}
-
 // The subgraph's Data descs (by index) and its NetOutput's input descs.
 bool Interface(const Graph& g, std::vector<const TensorDesc*>& in, std::vector<const TensorDesc*>& out) {
   for (Node* d : g.InputNodes()) in.push_back(&d->output_desc(0));
   const Node* o = g.OutputNode();
   if (!o) return false;
   for (size_t j = 0; j < o->num_inputs(); ++j) {
-    const TensorDesc* d = Produced(*o, j);
+    const TensorDesc* d = o->SourceDesc(j);
     if (!d) return false;
     out.push_back(d);
   }
@@ -50,7 +44,7 @@ bool StaticSubgraph(const Graph& g, hal::Device& device) {
 }
 
 bool SinksIf(const Node& n, hal::Device& device) {
-  const TensorDesc* cond = Produced(n, 0);
+  const TensorDesc* cond = n.SourceDesc(0);
   if (!cond || !cond->is_static() || cond->NumElements() < 1) return false;
   for (const std::string& name : LinkedSubgraphs(n)) {
     auto it = n.subgraphs().find(name);
@@ -58,7 +52,7 @@ bool SinksIf(const Node& n, hal::Device& device) {
     std::vector<const TensorDesc*> in, out;
     if (!Interface(*it->second, in, out) || in.size() != n.num_inputs() - 1 || out.size() != n.num_outputs()) return false;
     for (size_t i = 1; i < n.num_inputs(); ++i) {
-      const TensorDesc* d = Produced(n, i);
+      const TensorDesc* d = n.SourceDesc(i);
       if (!d || !Same(*d, *in[i - 1])) return false;
     }
     for (size_t j = 0; j < out.size(); ++j)
@@ -75,8 +69,8 @@ bool SinksLoop(const Node& n, hal::Device& device) {
   const int64_t captures = n.GetInt("_captures", 0);
   const int64_t carried = static_cast<int64_t>(n.num_inputs()) - 2 - captures;
   if (carried < 0 || carried > static_cast<int64_t>(n.num_outputs())) return false;
-  const TensorDesc* m = Produced(n, 0);
-  const TensorDesc* cond = Produced(n, 1);
+  const TensorDesc* m = n.SourceDesc(0);
+  const TensorDesc* cond = n.SourceDesc(1);
   if ((!m && !cond) || (m && !ScalarOf(*m, DataType::kInt64)) || (cond && !ScalarOf(*cond, DataType::kBool))) return false;
   auto it = n.subgraphs().find("body");
   if (it == n.subgraphs().end() || !it->second) return false;
@@ -92,12 +86,12 @@ bool SinksLoop(const Node& n, hal::Device& device) {
   if (!ScalarOf(*in[0], DataType::kInt64) || !ScalarOf(*in[1], DataType::kBool) || !ScalarOf(*out[0], DataType::kBool))
     return false;
   for (int64_t k = 0; k < carried; ++k) {
-    const TensorDesc* init = Produced(n, 2 + k);
+    const TensorDesc* init = n.SourceDesc(2 + k);
     const TensorDesc& v = n.output_desc(k);
     if (!init || !Same(*init, v) || !Same(*in[2 + k], v) || !Same(*out[1 + k], v)) return false;
   }
   for (int64_t c = 0; c < captures; ++c) {
-    const TensorDesc* d = Produced(n, 2 + carried + c);
+    const TensorDesc* d = n.SourceDesc(2 + carried + c);
     if (!d || !Same(*d, *in[2 + carried + c])) return false;
   }
   return StaticSubgraph(*it->second, device);

@@ -83,21 +83,6 @@ bool Refines(const TensorDesc& have, const TensorDesc& want) {
   return more;
 }
 
-const TensorDesc* InputDescOf(const Node& n, size_t i) {
-  if (i >= n.num_inputs() || !n.HasInput(i)) return nullptr;
-  const Endpoint e = n.InputSource(i);
-  return &e.node->output_desc(e.index);
-}
-
-// What two descs of one carried value agree on: equal dims stay.
-TensorDesc Agree(const TensorDesc& a, const TensorDesc& b) {
-  if (a.unknown_rank() || b.unknown_rank() || a.dims.size() != b.dims.size()) return TensorDesc(a.dtype, {kUnknownRank});
-  TensorDesc d = a;
-  for (size_t k = 0; k < d.dims.size(); ++k)
-    if (a.dims[k] != b.dims[k]) d.dims[k] = kUnknownDim;
-  return d;
-}
-
 // Subgraphs are inferred before the graph that holds them, so a value they
 // capture (or a Loop's initial state) may be unknown to them then. Once the
 // outer graph knows it, the subgraph's Data node takes it and the subgraph
@@ -113,7 +98,7 @@ Status RefineSubgraphInputs(Node& n, const PassContext& ctx) {
     const std::vector<Node*> data = sub->InputNodes();
     bool changed = false;
     for (size_t k = loop ? 2 : 0; k < data.size(); ++k) {
-      const TensorDesc* in = InputDescOf(n, first + k);
+      const TensorDesc* in = n.SourceDesc(first + k);
       if (in && Refines(data[k]->output_desc(0), *in)) {
         data[k]->output_desc(0) = *in;
         changed = true;
@@ -128,10 +113,10 @@ Status RefineSubgraphInputs(Node& n, const PassContext& ctx) {
     for (int round = 0; out && round < 4; ++round) {
       bool widened = false;
       for (size_t k = 0; k < carried && 1 + k < out->num_inputs(); ++k) {
-        const TensorDesc* body = InputDescOf(*out, 1 + k);
+        const TensorDesc* body = out->SourceDesc(1 + k);
         TensorDesc& d = data[2 + k]->output_desc(0);
         if (!body || *body == d) continue;
-        d = Agree(d, *body);
+        d = CommonDesc(d, *body);
         widened = true;
       }
       if (!widened) break;

@@ -87,24 +87,29 @@ class ModelV2 final : public LoadedModel {
     // Init 1: the feature map, IO staging and every argument bound.
     graph_.init.push_back([this] { return mem_.Init(*p_); });
     // Init 2: one kernel per task, created with its constant inputs.
-    for (const rt::ProgramTask* t : tasks) {
-      launches_.push_back(KernelLaunch{nullptr, nullptr, nullptr, &error_});
-      KernelLaunch* launch = &launches_.back();
-      graph_.main.push_back(ExecNode{LaunchKernel, launch});
-      graph_.init.push_back([this, t, launch] {
-        auto kernel = rt::CreateKernel(*p_, t->kernel);
-        if (!kernel.ok()) return kernel.status();  // names its node already
-        launch->kernel = kernel->get();
-        launch->inputs = mem_.inputs(*t);
-        launch->outputs = mem_.outputs(*t);
-        kernels_.push_back(std::move(kernel).value());
-        return Status::Ok();
-      });
-    }
+    for (const rt::ProgramTask* t : tasks) graph_.main.push_back(ExecNode{LaunchKernel, AddLaunch(t)});
     graph_.deinit.push_back([this] { kernels_.clear(); });
     spdlog::debug("v2 lowering: {} kernels, weights {} B, feature map {} B (plan)", tasks.size(), p_->plan.weights_size,
                   p_->plan.feature_map_size);
     return Status::Ok();
+  }
+
+  // The launch of kernel task t; Init creates its kernel with its constant
+  // inputs and binds its arguments. launches_ is reserved: Main holds the
+  // pointer.
+  KernelLaunch* AddLaunch(const rt::ProgramTask* t) {
+    launches_.push_back(KernelLaunch{nullptr, nullptr, nullptr, &error_});
+    KernelLaunch* launch = &launches_.back();
+    graph_.init.push_back([this, t, launch] {
+      auto kernel = rt::CreateKernel(*p_, t->kernel);
+      if (!kernel.ok()) return kernel.status();  // names its node already
+      launch->kernel = kernel->get();
+      launch->inputs = mem_.inputs(*t);
+      launch->outputs = mem_.outputs(*t);
+      kernels_.push_back(std::move(kernel).value());
+      return Status::Ok();
+    });
+    return launch;
   }
 
   // A linked model's control flow (ge/plan/link.h): Main is one node that
@@ -146,18 +151,7 @@ class ModelV2 final : public LoadedModel {
           return Status::Ok();
         });
       } else if (t->kind == hal::ModelTask::Kind::kKernel) {
-        launches_.push_back(KernelLaunch{nullptr, nullptr, nullptr, &error_});
-        KernelLaunch* launch = &launches_.back();
-        step.launch = launch;
-        graph_.init.push_back([this, t, launch] {
-          auto kernel = rt::CreateKernel(*p_, t->kernel);
-          if (!kernel.ok()) return kernel.status();
-          launch->kernel = kernel->get();
-          launch->inputs = mem_.inputs(*t);
-          launch->outputs = mem_.outputs(*t);
-          kernels_.push_back(std::move(kernel).value());
-          return Status::Ok();
-        });
+        step.launch = AddLaunch(t);
       }
     }
     for (const LinkedStep& step : steps_) {

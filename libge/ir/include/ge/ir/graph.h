@@ -82,6 +82,9 @@ class Node {
   Endpoint InputSource(size_t i) const { return i < in_edges_.size() ? in_edges_[i] : Endpoint{}; }
   Node* InputNode(size_t i) const { return InputSource(i).node; }
   bool HasInput(size_t i) const { return InputSource(i).valid(); }
+  // What input i receives now: its producer's output desc (input_desc is a
+  // copy taken when the edge was made); nullptr for an absent input.
+  const TensorDesc* SourceDesc(size_t i) const;
   const std::vector<Endpoint>& OutputConsumers(size_t i) const { return out_edges_.at(i); }
   // Every consumer of every output, in anchor order.
   std::vector<Node*> OutNodes() const;

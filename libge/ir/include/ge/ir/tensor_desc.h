@@ -65,4 +65,9 @@ struct TensorDesc {
 
 std::string DimsToString(const std::vector<int64_t>& dims);
 
+// What two descs of one value agree on (a branch's and the other's, a loop
+// value before and after an iteration): a's dtype and format, the dims
+// equal in both, unknown where they differ; unknown rank when the ranks do.
+TensorDesc CommonDesc(const TensorDesc& a, const TensorDesc& b);
+
 }  // namespace ge
