@@ -27,15 +27,11 @@ import sys
 
 import numpy as np
 
-if len(sys.argv) != 2:
-    sys.exit("usage: gen_vision_models.py OUT_DIR")
-out = sys.argv[1]
 try:
     import torch
     import torchvision
 except ImportError as e:
     sys.exit(f"gen_vision_models.py: {e}: apt-get install python3-torch python3-torchvision")
-os.makedirs(out, exist_ok=True)
 nn = torch.nn
 
 
@@ -84,10 +80,16 @@ def calibrate(model, shape, batches=4):
     return model.eval()
 
 
-def export(name, model, shape):
+def export(out, name, model, shape, calibrated=True):
+    """Writes NAME.onnx with input and torch's output. calibrated: image models get calibrate() and
+    an input in [-1, 1); others (sequence models) are used as built, with a standard normal input."""
     torch.manual_seed(1)
-    model = calibrate(model, shape)
-    x = torch.rand(*shape) * 2 - 1
+    if calibrated:
+        model = calibrate(model, shape)
+        x = torch.rand(*shape) * 2 - 1
+    else:
+        model.eval()
+        x = torch.randn(*shape)
     with torch.no_grad():
         y = model(x)
     torch.onnx.export(model, x, os.path.join(out, name + ".onnx"), input_names=["x"], output_names=["y"],
@@ -97,11 +99,16 @@ def export(name, model, shape):
     print(f"wrote {name}: output {tuple(y.shape)}, |y| max {y.abs().max():.3g}, std {y.std():.3g}")
 
 
-torch.manual_seed(0)
-export("mobilenet_v3_small", torchvision.models.mobilenet_v3_small(), (1, 3, 224, 224))
-torch.manual_seed(0)
-export("mobilenet_v3_large", torchvision.models.mobilenet_v3_large(), (1, 3, 224, 224))
-torch.manual_seed(0)
-export("efficientnet_b0", torchvision.models.efficientnet_b0(), (1, 3, 224, 224))
-torch.manual_seed(0)
-export("unet", UNet(), (1, 3, 128, 128))
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: gen_vision_models.py OUT_DIR")
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    torch.manual_seed(0)
+    export(out, "mobilenet_v3_small", torchvision.models.mobilenet_v3_small(), (1, 3, 224, 224))
+    torch.manual_seed(0)
+    export(out, "mobilenet_v3_large", torchvision.models.mobilenet_v3_large(), (1, 3, 224, 224))
+    torch.manual_seed(0)
+    export(out, "efficientnet_b0", torchvision.models.efficientnet_b0(), (1, 3, 224, 224))
+    torch.manual_seed(0)
+    export(out, "unet", UNet(), (1, 3, 128, 128))

@@ -12,6 +12,7 @@
 #include "atc/atc_flags.h"
 #include "atc/atc_gears.h"
 #include "atc/atc_model_info.h"
+#include "atc/atc_precision.h"
 #include "atc/atc_target.h"
 #include "common/app_common.h"
 #include "common/io_type_flags.h"
@@ -137,10 +138,22 @@ int Main(int argc, char** argv) {
                  "[N,H*3/2,W,1]) and a preprocessing node (crop, swaps, colour conversion, normalisation, padding) "
                  "feeds the model (docs/aipp.md)");
   app.add_option("--precision_mode", precision_mode,
-                 "atc's precision mode. force_fp32 and must_keep_origin_dtype are what the CPU does; the reduced "
-                 "precision modes (allow_fp32_to_fp16, force_fp16, allow_mix_precision, ...) are accepted with a "
-                 "warning: every operator computes in float32");
-  app.add_option("--precision_mode_v2", precision_mode_v2, "atc's precision mode v2: as --precision_mode (origin = float32)");
+                 "atc's precision mode. force_fp32 (default), must_keep_origin_dtype, allow_fp32_to_bf16 and "
+                 "allow_fp32_to_fp16 compute in float32 (every CPU kernel supports it). allow_mix_precision (or "
+                 "allow_mix_precision_bf16) runs convolutions and matrix products in bfloat16, norms, softmax and "
+                 "reductions in float32, on a CPU with AVX512-BF16 or AMX (an error elsewhere; docs/precision.md). "
+                 "float16 modes (force_fp16, allow_mix_precision_fp16) are accepted with a warning: float32");
+  app.add_option("--precision_mode_v2", precision_mode_v2,
+                 "atc's precision mode v2: fp32/origin (float32), mixed_bfloat16 (= allow_mix_precision), "
+                 "mixed_float16/fp16 (warning: float32)");
+  std::string keep_dtype, modify_mixlist;
+  app.add_option("--keep_dtype", keep_dtype,
+                 "With a mixed precision mode: a file of nodes that keep float32, one per line: OpName::conv1 or "
+                 "OpType::Conv");
+  app.add_option("--modify_mixlist", modify_mixlist,
+                 "With a mixed precision mode: atc's JSON editing the op lists, {\"allow_mix_precision\": "
+                 "{\"white-list\": {\"to-add\": [...], \"to-remove\": [...]}, \"gray-list\": ..., "
+                 "\"black-list\": ...}}");
   app.add_option("--op_select_implmode", implmode,
                  "high_performance | high_precision (| *_for_all): every CPU kernel has one implementation, in full "
                  "float32 precision; high_performance is accepted with a warning")
@@ -204,12 +217,8 @@ int Main(int argc, char** argv) {
       return ge::app::Fail(kTool, ge::InvalidArgument("--check_report and --json name different report files"));
     json = check_report;
   }
-  for (const auto& [flag, value] : {std::pair<const char*, std::string*>{"--precision_mode", &precision_mode},
-                                    {"--precision_mode_v2", &precision_mode_v2}}) {
-    static const std::set<std::string> kFloat32 = {"force_fp32", "must_keep_origin_dtype", "origin", "cube_fp16in_fp32out"};
-    if (!value->empty() && !kFloat32.count(*value))
-      warn(std::string(flag) + " " + *value + ": the CPU computes every operator in float32 (no reduced precision yet)");
-  }
+  auto precision = ge::atc::ParsePrecision(precision_mode, precision_mode_v2, keep_dtype, modify_mixlist, warn);
+  if (!precision.ok()) return ge::app::Fail(kTool, precision.status());
   if (implmode.rfind("high_performance", 0) == 0)
     warn("--op_select_implmode " + implmode + ": every CPU kernel has one implementation, in full float32 precision");
   auto gears = ge::atc::ParseGearFlags(dynamic_batch_size, dynamic_image_size, dynamic_dims, input_shape, input_format);
@@ -288,6 +297,9 @@ int Main(int argc, char** argv) {
   options.max_memory = *memory_limit;
   options.verify_each_pass = spdlog::get_level() <= spdlog::level::debug;
   options.sink_control_flow = control_flow == "sink";
+  options.precision = *precision;
+  if (!precision_mode.empty()) options.recorded_options.emplace_back("precision_mode", precision_mode);
+  if (!precision_mode_v2.empty()) options.recorded_options.emplace_back("precision_mode_v2", precision_mode_v2);
   if (auto s = ge::app::ApplyPassFlags(disable_pass, fusion_switch_file, buffer_optimize, options); !s.ok())
     return ge::app::Fail(kTool, s);
   if (enable_single_stream == "true") stream_num = "1";

@@ -77,7 +77,8 @@ int Main(int argc, char** argv) {
       "sequential executor; sink (runtime v1, GE's DavinciModel) prepares everything at load and\n"
       "runs the whole model with one HAL call per inference (docs/runtime-sink.md).\n"
       "--compare passes when max|y-ref| <= 1e-3*max|ref| + 1e-5 and cosine >= 0.99999 for every\n"
-      "output; it prints max abs diff, cosine and PASS/FAIL and exits 1 on FAIL.\n"
+      "output (--min_cosine C: cosine >= C alone); it prints max abs diff, cosine and PASS/FAIL and\n"
+      "exits 1 on FAIL.\n"
       "msame and ais_bench command lines run unchanged: docs/ge-run-msame.md lists their flags.",
       kTool};
   ge::app::InstallOneLineErrors(app, kTool);
@@ -129,6 +130,12 @@ int Main(int argc, char** argv) {
                  "Threads of the topological executor, the caller included (default: one per core)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--compare", compare, "Comma-separated golden .npy or ONNX TensorProto .pb files, one per model output");
+  double min_cosine = 0;
+  auto* min_cosine_opt =
+      app.add_option("--min_cosine", min_cosine,
+                     "--compare passes a float output on cosine similarity >= C alone (for a model compiled with "
+                     "--precision_mode allow_mix_precision against a float32 golden; docs/precision.md)")
+          ->check(CLI::Range(-1.0, 1.0));
   app.add_option("--loop,-r", loop,
                  "Timed inferences per input set (msame, ais_bench; latency p50/p90/p99 and throughput when > 1)")
       ->check(CLI::PositiveNumber);
@@ -383,7 +390,8 @@ int Main(int argc, char** argv) {
   report.inferences = inferences;
   report.outputs = run_outputs;
   for (size_t i = 0; i < goldens.size(); ++i)
-    report.compare.push_back(ge::CompareTensors(run_outputs[i].desc, out_ptrs[i], goldens[i]));
+    report.compare.push_back(ge::CompareTensors(run_outputs[i].desc, out_ptrs[i], goldens[i],
+                                                *min_cosine_opt ? std::optional<double>(min_cosine) : std::nullopt));
   if (msame)
     report.summary_block = ge::run::MsameSummaryText(runs, plan->from_directories);
   else if (ais_bench || inferences > 1 || *display_all_on)

@@ -38,6 +38,7 @@ class CpuDevice final : public Device {
     caps_.host_memory = true;
     caps_.compute_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     caps_.channel_block = dnnl_util::PreferredConvLayout();
+    caps_.bf16 = dnnl_util::HasNativeBf16();
     RegisterCpuKernels(kernels_);
   }
   const Capabilities& capabilities() const override { return caps_; }

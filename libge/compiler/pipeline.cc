@@ -50,6 +50,10 @@ PassManager BuildPipeline() {
   pm.Add(InSubgraphsToo(ConvPostOpsPass()));
   pm.Add(InSubgraphsToo(GemmPostOpsPass()));
 
+  // precision, then layout. After fusion, so the bf16 decisions and the
+  // layouts see the final Conv nodes; precision first, so the layout stage
+  // keeps bf16 tensors blocked too.
+  pm.Add(MixedPrecisionPass());
   // layout. After fusion, so the decisions see the final Conv nodes (their
   // fused residual inputs included).
   pm.Add(BlockedLayoutPass());

@@ -4,10 +4,19 @@ namespace ge {
 
 const TensorDesc InferContext::kAbsent{};
 
+InferContext::InferContext(Node& node, ValueFn values)
+    : node_(node), values_(std::move(values)), bf16_as_f32_(node.HasAttr(kPrecisionAttr)) {
+  if (bf16_as_f32_) as_f32_.resize(node.num_inputs());
+}
+
 const TensorDesc& InferContext::input(size_t i) const {
   if (!has_input(i)) return kAbsent;
   Endpoint src = node_.InputSource(i);
-  return src.node->output_desc(src.index);
+  const TensorDesc& d = src.node->output_desc(src.index);
+  if (!bf16_as_f32_ || d.dtype != DataType::kBFloat16) return d;
+  as_f32_[i] = d;
+  as_f32_[i].dtype = DataType::kFloat32;
+  return as_f32_[i];
 }
 
 const OpRegistry& OpRegistry::Global() {
@@ -59,7 +68,11 @@ Status InferNode(Node& node, const InferContext::ValueFn& values) {
   }
   if (!def->infer) return Status::Ok();
   InferContext ctx(node, values);
-  return def->infer(ctx);
+  GE_RETURN_IF_ERROR(def->infer(ctx));
+  if (node.HasAttr(kPrecisionAttr) && node.GetString(kPrecisionAttr, "") == "bf16")
+    for (size_t o = 0; o < node.num_outputs(); ++o)
+      if (node.output_desc(o).dtype == DataType::kFloat32) node.output_desc(o).dtype = DataType::kBFloat16;
+  return Status::Ok();
 }
 
 Result<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {

@@ -7,7 +7,8 @@
 
 namespace ge {
 
-CompareResult CompareTensors(const TensorDesc& desc, const void* data, const NpyArray& golden) {
+CompareResult CompareTensors(const TensorDesc& desc, const void* data, const NpyArray& golden,
+                             std::optional<double> min_cosine) {
   CompareResult r;
   if (desc.dims != golden.desc.dims) {
     r.reason = "shape " + DimsToString(desc.dims) + " differs from the golden " + DimsToString(golden.desc.dims);
@@ -33,7 +34,9 @@ CompareResult CompareTensors(const TensorDesc& desc, const void* data, const Npy
   const bool exact = !IsFloatingPoint(desc.dtype) || !IsFloatingPoint(golden.desc.dtype);
   const double tol = exact ? 0 : kCompareRelTol * r.max_abs_ref + kCompareAbsTol;
   if (!finite) r.reason = "output holds NaN or Inf";
-  else if (r.max_abs_diff > tol) r.reason = "max abs diff above the tolerance " + std::to_string(tol);
+  else if (min_cosine && !exact) {
+    if (r.cosine < *min_cosine) r.reason = "cosine similarity below " + std::to_string(*min_cosine);
+  } else if (r.max_abs_diff > tol) r.reason = "max abs diff above the tolerance " + std::to_string(tol);
   else if (!exact && r.cosine < kCompareMinCosine) r.reason = "cosine similarity below 0.99999";
   r.pass = r.reason.empty();
   return r;

@@ -39,7 +39,14 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
   if (p.fused_sum && (spec.inputs.size() != 4 || !spec.inputs[3].present()))
     return InvalidArgument("Conv with fused_sum=1 needs the residual as input 3");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "Conv has one output"));
-  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  GE_RETURN_IF_ERROR(RequireStaticFloat(spec));
+  // bf16 X computes in bf16 (f32 weights are converted when packed); the
+  // output may be either type.
+  if (spec.inputs[1].dtype != DataType::kFloat32 && spec.inputs[1].dtype != spec.inputs[0].dtype)
+    return Unsupported("Conv: W is " + std::string(DataTypeName(spec.inputs[1].dtype)) + " but X is " +
+                       DataTypeName(spec.inputs[0].dtype));
+  if (p.fused_sum && spec.inputs[3].dtype != spec.outputs[0].dtype)
+    return Unsupported("Conv: the fused_sum input must have the output's type");
   GE_RETURN_IF_ERROR(RequirePlain(spec, {1, 2}, "weights and bias"));
   GE_RETURN_IF_ERROR(CheckLayout(spec.inputs[0], "Conv X"));
   GE_RETURN_IF_ERROR(CheckLayout(spec.outputs[0], "Conv Y"));
@@ -89,12 +96,16 @@ class ConvKernel final : public DnnlKernel {
   explicit ConvKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
 
   Status Init(const KernelSpec& spec, const ConvPlan& p) {
-    const auto f32 = dnnl::memory::data_type::f32;
+    const auto compute = ToDnnl(spec.inputs[0].dtype);
     const auto& ydims = spec.outputs[0].dims;
-    const auto any = [&](const std::vector<int64_t>& d) { return dnnl::memory::desc(ToDims(d), f32, tag::any); };
-    const auto bias_md = p.has_bias ? PlainDesc({spec.outputs[0].dims[1]}) : dnnl::memory::desc();
+    const auto any = [&](const std::vector<int64_t>& d, dnnl::memory::data_type t) {
+      return dnnl::memory::desc(ToDims(d), t, tag::any);
+    };
+    const auto bias_md =
+        p.has_bias ? PlainDesc({spec.outputs[0].dims[1]}, ToDnnl(spec.inputs[2].dtype)) : dnnl::memory::desc();
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                         any(spec.inputs[0].dims), any(p.w_dims), bias_md, any(ydims),
+                                         any(spec.inputs[0].dims, compute), any(p.w_dims, compute), bias_md,
+                                         any(ydims, ToDnnl(spec.outputs[0].dtype)),
                                          p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
     dnnl::primitive_attr attr = ScratchpadAttr();
     dnnl::post_ops ops;
@@ -105,7 +116,7 @@ class ConvKernel final : public DnnlKernel {
 
     // User-facing memories: the declared layouts, bound to the caller's pointers.
     x_ = UserMemory(LayoutDesc(spec.inputs[0]));
-    w_ = UserMemory(PlainDesc(p.w_dims));
+    w_ = UserMemory(PlainDesc(p.w_dims, ToDnnl(spec.inputs[1].dtype)));
     y_ = UserMemory(LayoutDesc(spec.outputs[0]));
     if (p.has_bias) b_ = UserMemory(bias_md);
     if (p.fused_sum) sum_ = UserMemory(LayoutDesc(spec.inputs[3]));

@@ -70,7 +70,18 @@ dnnl::memory::format_tag ChannelBlockedTag(size_t rank) {
   }
 }
 
-int PreferredChannelBlock() { return dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core ? 16 : 8; }
+namespace {
+
+// The ISA values are bit sets (avx2_vnni is numerically above the AVX-512
+// ones): "has" is a subset test, not a comparison.
+bool HasIsa(dnnl::cpu_isa isa) {
+  const auto want = static_cast<unsigned>(isa);
+  return (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) & want) == want;
+}
+
+}  // namespace
+
+int PreferredChannelBlock() { return HasIsa(dnnl::cpu_isa::avx512_core) ? 16 : 8; }
 
 int32_t PreferredConvLayout() {
   // Ask oneDNN: the source layout it picks for a typical 3x3 conv (64 -> 64
@@ -141,27 +152,41 @@ std::string DimsString(const std::vector<int64_t>& dims) {
   return s;
 }
 
-Status RequireStaticF32(const KernelSpec& spec) {
+namespace {
+
+Status RequireStaticOf(const KernelSpec& spec, bool bf16) {
   auto dynamic = [](const TensorInfo& t) {
     return std::any_of(t.dims.begin(), t.dims.end(), [](int64_t d) { return d < 0; });
   };
+  auto typed = [&](DataType d) { return d == DataType::kFloat32 || (bf16 && d == DataType::kBFloat16); };
+  const char* want = bf16 ? ", only f32 and bf16 are supported" : ", only f32 is supported";
   for (const auto& t : spec.inputs)
     if (t.present() && dynamic(t)) return Unsupported(spec.op + ": dynamic input shape " + DimsString(t.dims));
   for (const auto& t : spec.outputs)
     if (dynamic(t)) return Unsupported(spec.op + ": dynamic output shape " + DimsString(t.dims));
   for (size_t i = 0; i < spec.inputs.size(); ++i) {
     const auto& t = spec.inputs[i];
-    if (t.present() && t.dtype != DataType::kFloat32)
-      return Unsupported(spec.op + ": input " + std::to_string(i) + " is " + DataTypeName(t.dtype) +
-                         ", only f32 is supported");
+    if (t.present() && !typed(t.dtype))
+      return Unsupported(spec.op + ": input " + std::to_string(i) + " is " + DataTypeName(t.dtype) + want);
   }
   for (size_t i = 0; i < spec.outputs.size(); ++i) {
-    if (spec.outputs[i].present() && spec.outputs[i].dtype != DataType::kFloat32)
+    if (spec.outputs[i].present() && !typed(spec.outputs[i].dtype))
       return Unsupported(spec.op + ": output " + std::to_string(i) + " is " + DataTypeName(spec.outputs[i].dtype) +
-                         ", only f32 is supported");
+                         want);
   }
   return Status::Ok();
 }
+
+}  // namespace
+
+Status RequireStaticF32(const KernelSpec& spec) { return RequireStaticOf(spec, false); }
+
+bool HasNativeBf16() {
+  static const bool has = HasIsa(dnnl::cpu_isa::avx512_core_bf16);
+  return has;
+}
+
+Status RequireStaticFloat(const KernelSpec& spec) { return RequireStaticOf(spec, HasNativeBf16()); }
 
 Status RequireOutputs(const KernelSpec& spec, size_t n, const char* why) {
   if (spec.outputs.empty()) return InvalidArgument(spec.op + ": no output");

@@ -54,6 +54,12 @@ std::string DimsString(const std::vector<int64_t>& dims);
 // Unsupported() unless every present input and every output is f32 with
 // static (non-negative) dims.
 Status RequireStaticF32(const KernelSpec& spec);
+// oneDNN runs bf16 here with native instructions (AVX512-BF16, AMX), not
+// emulated: only then is bf16 faster than f32.
+bool HasNativeBf16();
+// As RequireStaticF32, but bf16 tensors are accepted too where the CPU has
+// native bf16 (the kernels of --precision_mode allow_mix_precision).
+Status RequireStaticFloat(const KernelSpec& spec);
 // Unsupported() when the spec has more than n outputs or fewer than one.
 Status RequireOutputs(const KernelSpec& spec, size_t n, const char* why);
 

@@ -57,14 +57,24 @@ int64_t Product(const dims& d, size_t begin, size_t end) {
 }
 
 // Row-major [rows, cols] viewed through its transpose: dims {cols, rows}.
-dnnl::memory::desc Transposed(int64_t rows, int64_t cols) {
-  return dnnl::memory::desc({cols, rows}, dnnl::memory::data_type::f32, dnnl::memory::dims{1, cols});
+dnnl::memory::desc Transposed(int64_t rows, int64_t cols, dnnl::memory::data_type type) {
+  return dnnl::memory::desc({cols, rows}, type, dnnl::memory::dims{1, cols});
+}
+
+// A bf16 A computes in bf16: B may be bf16 or f32 (converted when packed, or
+// per run when it is not constant). An f32 A takes only an f32 B.
+Status CheckTypes(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(RequireStaticFloat(spec));
+  const DataType a = spec.inputs[0].dtype, b = spec.inputs[1].dtype;
+  if (a == DataType::kFloat32 && b != DataType::kFloat32)
+    return Unsupported(spec.op + ": B is " + DataTypeName(b) + " but A is f32");
+  return Status::Ok();
 }
 
 Result<MatMulPlan> PlanMatMul(const KernelSpec& spec) {
   if (spec.inputs.size() != 2) return InvalidArgument("MatMul takes 2 inputs");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "MatMul has one output"));
-  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  GE_RETURN_IF_ERROR(CheckTypes(spec));
   const dims& a = spec.inputs[0].dims;
   const dims& b = spec.inputs[1].dims;
   if (a.empty() || b.empty()) return InvalidArgument("MatMul operands must have rank >= 1");
@@ -94,30 +104,31 @@ Result<MatMulPlan> PlanMatMul(const KernelSpec& spec) {
 
   MatMulPlan p;
   GE_ASSIGN_OR_RETURN(p.act, ParsePostAct(spec.attrs));
+  const auto ta = ToDnnl(spec.inputs[0].dtype), tb = ToDnnl(spec.inputs[1].dtype), ty = ToDnnl(spec.outputs[0].dtype);
   if (Product(bb, 0, batch_rank) == 1) {
     // B is one matrix: fold A's batch into M (A and Y are contiguous row-major).
     const int64_t rows = Product(ba, 0, batch_rank) * m;
-    p.src = PlainDesc({rows, k});
-    p.wei = PlainDesc({k, n});
-    p.dst = PlainDesc({rows, n});
+    p.src = PlainDesc({rows, k}, ta);
+    p.wei = PlainDesc({k, n}, tb);
+    p.dst = PlainDesc({rows, n}, ty);
     return p;
   }
-  auto full = [&](const dims& batch, int64_t r, int64_t c) {
+  auto full = [&](const dims& batch, int64_t r, int64_t c, dnnl::memory::data_type t) {
     dims d = batch;
     d.push_back(r);
     d.push_back(c);
-    return PlainDesc(d);
+    return PlainDesc(d, t);
   };
-  p.src = full(ba, m, k);
-  p.wei = full(bb, k, n);
-  p.dst = full(bo, m, n);
+  p.src = full(ba, m, k, ta);
+  p.wei = full(bb, k, n, tb);
+  p.dst = full(bo, m, n, ty);
   return p;
 }
 
 Result<MatMulPlan> PlanGemm(const KernelSpec& spec) {
   if (spec.inputs.size() < 2 || spec.inputs.size() > 3) return InvalidArgument("Gemm takes A, B and optional C");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "Gemm has one output"));
-  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  GE_RETURN_IF_ERROR(CheckTypes(spec));
   const dims& a = spec.inputs[0].dims;
   const dims& b = spec.inputs[1].dims;
   if (a.size() != 2 || b.size() != 2)
@@ -132,9 +143,10 @@ Result<MatMulPlan> PlanGemm(const KernelSpec& spec) {
                            std::to_string(n) + "]");
   MatMulPlan p;
   GE_ASSIGN_OR_RETURN(p.act, ParsePostAct(spec.attrs));
-  p.src = ta ? Transposed(a[0], a[1]) : PlainDesc(a);
-  p.wei = tb ? Transposed(b[0], b[1]) : PlainDesc(b);
-  p.dst = PlainDesc({m, n});
+  const auto type_a = ToDnnl(spec.inputs[0].dtype), type_b = ToDnnl(spec.inputs[1].dtype);
+  p.src = ta ? Transposed(a[0], a[1], type_a) : PlainDesc(a, type_a);
+  p.wei = tb ? Transposed(b[0], b[1], type_b) : PlainDesc(b, type_b);
+  p.dst = PlainDesc({m, n}, ToDnnl(spec.outputs[0].dtype));
   p.alpha = spec.attrs.GetFloat("alpha", 1.0f);
   p.beta = spec.attrs.GetFloat("beta", 1.0f);
   p.has_c = spec.inputs.size() == 3 && spec.inputs[2].present() && p.beta != 0.0f;
@@ -147,7 +159,11 @@ Result<MatMulPlan> PlanGemm(const KernelSpec& spec) {
     if ((c2[0] != 1 && c2[0] != m) || (c2[1] != 1 && c2[1] != n))
       return InvalidArgument("Gemm: C " + DimsString(c) + " does not broadcast to [" + std::to_string(m) + "," +
                              std::to_string(n) + "]");
-    p.c = PlainDesc(c2);
+    p.c = PlainDesc(c2, ToDnnl(spec.inputs[2].dtype));
+    // beta != 1 and an [M,1] C are prepared in f32 (PrepareC).
+    const bool prepared = p.beta != 1.0f || (c2[0] > 1 && c2[1] == 1 && n > 1);
+    if (prepared && spec.inputs[2].dtype != DataType::kFloat32)
+      return Unsupported("Gemm: a " + std::string(DataTypeName(spec.inputs[2].dtype)) + " C with beta != 1 or [M,1]");
   }
   return p;
 }
@@ -181,8 +197,13 @@ class MatMulKernel final : public DnnlKernel {
 
   Status Init(const KernelSpec& spec, const MatMulPlan& p) {
     const void* b_const = spec.ConstInput(1);
-    // Constant weights: let oneDNN choose their layout, we pack them once.
-    const auto wei_md = b_const ? dnnl::memory::desc(p.wei.dims(), p.wei.data_type(), tag::any) : p.wei;
+    // Constant weights: let oneDNN choose their layout (and A's type), we
+    // pack them once. A variable B of another type than A is converted per run.
+    const auto compute = p.src.data_type();
+    const bool convert_b = !b_const && p.wei.data_type() != compute;
+    const auto wei_md = b_const      ? dnnl::memory::desc(p.wei.dims(), compute, tag::any)
+                        : convert_b ? PlainDesc(p.wei.dims(), compute)
+                                    : p.wei;
     const auto& y_dims = p.dst.dims();
     dnnl::memory::desc c_md;  // what the primitive reads for C, after Prepare()
     if (p.has_c) {
@@ -221,6 +242,9 @@ class MatMulKernel final : public DnnlKernel {
         GE_ASSIGN_OR_RETURN(packed_b_, SharedPackedConstant(stream(), b_, pd.weights_desc()));
         w = *packed_b_;
       }
+    } else if (convert_b) {
+      w = dnnl::memory(pd.weights_desc(), Engine());
+      step_.push_back(MakeReorder(b_, w));
     }
     std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, a_}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y_}};
     if (p.has_c) {

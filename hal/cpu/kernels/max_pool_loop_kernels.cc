@@ -85,7 +85,9 @@ Result<std::unique_ptr<Kernel>> MakeLoop(const LoopPlan& p) {
 }  // namespace
 
 bool NeedsMaxPoolLoop(const KernelSpec& spec) {
-  return spec.outputs.size() > 1 || (!spec.inputs.empty() && spec.inputs[0].dtype != DataType::kFloat32);
+  if (spec.outputs.size() > 1 || spec.inputs.empty()) return spec.outputs.size() > 1;
+  const DataType t = spec.inputs[0].dtype;
+  return t != DataType::kFloat32 && !(t == DataType::kBFloat16 && dnnl_util::HasNativeBf16());
 }
 
 Status CheckMaxPoolLoop(const KernelSpec& spec) { return PlanLoop(spec).status(); }

@@ -19,7 +19,9 @@ struct PoolPlan {
 
 Status CheckInput(const KernelSpec& spec) {
   if (spec.inputs.size() != 1) return InvalidArgument(spec.op + " takes one input");
-  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  GE_RETURN_IF_ERROR(RequireStaticFloat(spec));
+  if (!spec.outputs.empty() && spec.outputs[0].dtype != spec.inputs[0].dtype)
+    return Unsupported(spec.op + ": input and output must have one type");
   const size_t r = spec.inputs[0].dims.size();
   if (r < 3 || r > 5)
     return Unsupported(spec.op + ": input rank " + std::to_string(r) + " (only 1-D, 2-D, 3-D pooling)");
@@ -95,8 +97,8 @@ class PoolKernel final : public DnnlKernel {
       // oneDNN has no jit pooling for plain nchw on AVX2 (its simple loop is
       // ~10x slower): pool in the channel-blocked layout between reorders.
       const auto t = ChannelBlockedTag(spec.inputs[0].dims.size());
-      const auto f32 = dnnl::memory::data_type::f32;
-      const dnnl::memory::desc xb(ToDims(spec.inputs[0].dims), f32, t), yb(ToDims(spec.outputs[0].dims), f32, t);
+      const auto type = ToDnnl(spec.inputs[0].dtype);
+      const dnnl::memory::desc xb(ToDims(spec.inputs[0].dims), type, t), yb(ToDims(spec.outputs[0].dims), type, t);
       try {
         auto bpd = make(xb, yb);
         if (IsJit(bpd)) {

@@ -514,7 +514,9 @@ void RegisterShapeKernels(KernelRegistry& r) {
   r.Register("Expand", CheckExpand, CreateExpand);
   RegisterConstantValues(r, "Shape", ShapeValues);
   RegisterConstantValues(r, "Size", SizeValue);
-  r.Register("Cast", CheckCast, CreateCast);
+  // Elementwise: a blocked bf16 <-> f32 Cast at a border of a bf16 region
+  // (mixed_precision) converts in place of the layout, no TransData.
+  r.Register("Cast", CheckCast, CreateCast, LayoutSupport::kElementwise);
   r.Register("CastLike", CheckCast, CreateCast);
   r.Register("ConstantOfShape", CheckConstantOfShape, CreateConstantOfShape);
   r.Register("Range", CheckRange, CreateRange);

@@ -36,6 +36,9 @@ struct Capabilities {
   // plain; the compiler's layout stage keeps activations between
   // convolutions in it.
   int channel_block = 0;
+  // Computes bfloat16 natively (the CPU's AVX512-BF16 or AMX): the
+  // compiler's reduced-precision modes (--precision_mode) need it.
+  bool bf16 = false;
 };
 
 // While one is alive, kernels created on its device are sized to run on one

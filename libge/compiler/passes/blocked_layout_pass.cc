@@ -13,7 +13,7 @@
 // boundaries of blocked regions. A blocked output that no consumer reads
 // blocked is turned back to plain when its producer allows it.
 //
-// Only 4-D f32 tensors whose channel count the block divides (any, for
+// Only 4-D f32 (and bf16) tensors whose channel count the block divides (any, for
 // channels last) change layout: then the tensor keeps the plain one's size
 // and the memory plan is unchanged.
 #include <map>
@@ -37,7 +37,7 @@ bool KnownButBatch(const std::vector<int64_t>& dims) {
 }
 
 bool Blockable(const TensorDesc& d, int32_t block) {
-  return d.dtype == DataType::kFloat32 && d.dims.size() == 4 && KnownButBatch(d.dims) &&
+  return (d.dtype == DataType::kFloat32 || d.dtype == DataType::kBFloat16) && d.dims.size() == 4 && KnownButBatch(d.dims) &&
          (block < 0 || d.dims[1] % block == 0) && (d.format == Format::kND || d.format == Format::kNCHW);
 }
 

@@ -6,6 +6,7 @@
 
 namespace ge {
 
-Pass BlockedLayoutPass();  // blocked_layout
+Pass MixedPrecisionPass();  // mixed_precision (--precision_mode)
+Pass BlockedLayoutPass();   // blocked_layout
 
 }  // namespace ge

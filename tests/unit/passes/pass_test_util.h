@@ -122,14 +122,11 @@ struct RunResult {
   std::map<std::string, int> counts;  // op counts of the compiled graph
 };
 
-// Compile (verifier after each pass) → load v2 → one run with f32 inputs.
-inline Result<RunResult> CompileAndRun(std::unique_ptr<Graph> g, const std::vector<Floats>& inputs,
-                                       std::vector<std::string> disabled = {}, const std::string& device = "") {
-  CompileOptions co;
-  co.device = device;
+// Compile with `co` (verifier after each pass) → load v2 → one run with f32 inputs.
+inline Result<RunResult> CompileAndRunWith(std::unique_ptr<Graph> g, const std::vector<Floats>& inputs,
+                                           CompileOptions co) {
   co.model_name = "tiny";
   co.verify_each_pass = true;
-  co.disabled_passes = std::move(disabled);
   GE_ASSIGN_OR_RETURN(Model model, Compile(std::move(g), co));
   RunResult r;
   for (Node* n : model.graph->nodes()) ++r.counts[n->type()];
@@ -145,6 +142,14 @@ inline Result<RunResult> CompileAndRun(std::unique_ptr<Graph> g, const std::vect
   GE_RETURN_IF_ERROR(loaded->Execute(in, out));
   r.model = std::move(model);
   return r;
+}
+
+inline Result<RunResult> CompileAndRun(std::unique_ptr<Graph> g, const std::vector<Floats>& inputs,
+                                       std::vector<std::string> disabled = {}, const std::string& device = "") {
+  CompileOptions co;
+  co.device = device;
+  co.disabled_passes = std::move(disabled);
+  return CompileAndRunWith(std::move(g), inputs, std::move(co));
 }
 
 }  // namespace ge::test

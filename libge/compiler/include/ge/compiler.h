@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -106,7 +107,28 @@ struct CompileOptions {
   // leaves every control-flow node to the v2 runtime's converters (the model
   // is dynamic). docs/control-flow.md.
   bool sink_control_flow = true;
+  // Reduced precision (--precision_mode, docs/precision.md). kMixBf16
+  // (allow_mix_precision) runs the white-list ops (convolutions and matrix
+  // products) in bfloat16, and the gray-list ops that read their results
+  // when the device's kernels take bf16; black-list ops (norms, softmax,
+  // reductions, everything else) stay float32, with Casts at the borders.
+  // Needs a device with native bf16 (Capabilities::bf16).
+  struct Precision {
+    enum Mode { kFp32, kMixBf16 } mode = kFp32;
+    // --keep_dtype: node names and op types that keep float32.
+    std::set<std::string> keep_nodes, keep_types;
+    // --modify_mixlist: op types added to / removed from the default lists.
+    std::set<std::string> white_add, white_remove, gray_add, gray_remove, black_add, black_remove;
+  };
+  Precision precision;
 };
+
+// ATC's --modify_mixlist JSON ({"allow_mix_precision": {"white-list":
+// {"to-add": [...], "to-remove": [...]}, "gray-list": ..., "black-list": ...}})
+// and --keep_dtype file (lines "OpName::conv1" or "OpType::Conv") into p.
+// Errors name the file and the entry.
+Status ReadMixList(const std::string& path, CompileOptions::Precision* p);
+Status ReadKeepDtype(const std::string& path, CompileOptions::Precision* p);
 
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options);
 

@@ -22,10 +22,17 @@ constexpr int64_t kMaxWindowValue = (int64_t{1} << 31) - 1;
 // What inference of one node sees. Input descs come from the producers'
 // output descs; input values are known for constants and for small tensors
 // the shape-inference pass could evaluate (Shape -> Gather -> Concat chains).
+// The node attribute the mixed_precision pass sets on a node it runs in
+// bfloat16: "bf16" (float outputs bf16) or "bf16_f32_out" (bf16 compute,
+// float32 outputs). Inference applies the op's own type rules to its float32
+// form: bf16 inputs read as f32, then the float outputs take the attribute's
+// type (InferNode).
+inline constexpr const char* kPrecisionAttr = "_precision";
+
 class InferContext {
  public:
   using ValueFn = std::function<const Tensor*(size_t input)>;
-  InferContext(Node& node, ValueFn values) : node_(node), values_(std::move(values)) {}
+  InferContext(Node& node, ValueFn values);
 
   Node& node() { return node_; }
   size_t num_inputs() const { return node_.num_inputs(); }
@@ -44,6 +51,8 @@ class InferContext {
  private:
   Node& node_;
   ValueFn values_;
+  bool bf16_as_f32_ = false;              // kPrecisionAttr set: bf16 inputs read as f32
+  mutable std::vector<TensorDesc> as_f32_;  // those inputs' f32 forms, one slot per input
   static const TensorDesc kAbsent;
 };
 

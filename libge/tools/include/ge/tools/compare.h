@@ -3,6 +3,7 @@
 // similarity >= 0.99999 (integer and bool outputs must match exactly).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "ge/tools/npy.h"
@@ -21,7 +22,10 @@ constexpr double kCompareRelTol = 1e-3;
 constexpr double kCompareAbsTol = 1e-5;
 constexpr double kCompareMinCosine = 0.99999;
 
-// Shapes must match exactly (a mismatch is a FAIL with the reason).
-CompareResult CompareTensors(const TensorDesc& desc, const void* data, const NpyArray& golden);
+// Shapes must match exactly (a mismatch is a FAIL with the reason). With
+// min_cosine set, a float output passes on cosine >= min_cosine alone (a
+// reduced-precision model, where the element tolerance says nothing).
+CompareResult CompareTensors(const TensorDesc& desc, const void* data, const NpyArray& golden,
+                             std::optional<double> min_cosine = std::nullopt);
 
 }  // namespace ge
