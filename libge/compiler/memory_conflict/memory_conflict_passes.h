@@ -7,6 +7,7 @@
 
 namespace ge {
 
+Pass HcclMemcpyPass();  // hccl_memcpy: reference 3.1.1 / 3.1.2, collectives in place on their input
 Pass RwConflictPass();  // memory_rw_conflict: reference 3.2, the decision matrix
 
 }  // namespace ge

@@ -1,22 +1,14 @@
 // memory_rw_conflict (reference 3.2): one tiny graph per cell of the
 // decision matrix that inserts an Identity, and graphs where nothing may be
 // inserted.
-#include "compiler/memory_conflict/memory_conflict_passes.h"
 #include "compiler/memory_conflict/rw_types.h"
-#include "ge/ops/memory_semantics.h"
-#include "tests/unit/passes/optimize_test_util.h"
+#include "tests/unit/passes/memory_conflict_test_util.h"
 
 namespace ge::test {
 namespace {
 
 using mem_conflict::InputRw;
 using mem_conflict::OutputRw;
-
-// The Identity the pass put before input `in` of `consumer`, or nullptr.
-Node* IsolationBefore(Node* consumer, int in) {
-  Node* src = consumer->InputNode(static_cast<size_t>(in));
-  return src && src->type() == "Identity" && src->GetBool(kAttrMemoryIsolation) ? src : nullptr;
-}
 
 TEST(MemoryRwConflict, TheMatrixIsTheReferenceTable) {
   const OutputRw outs[] = {OutputRw::kReadOnlyConst, OutputRw::kReadOnly, OutputRw::kSoftRead, OutputRw::kWriteable};
