@@ -46,6 +46,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterDftKernels(r);
   RegisterUnpoolKernels(r);
   RegisterLpKernels(r);
+  RegisterMemoryKernels(r);
   RegisterControlKernels(r);
 }
 

@@ -54,6 +54,7 @@ void RegisterWindowKernels(KernelRegistry& r);      // HannWindow, HammingWindow
 void RegisterDftKernels(KernelRegistry& r);         // DFT, STFT
 void RegisterUnpoolKernels(KernelRegistry& r);      // MaxUnpool
 void RegisterLpKernels(KernelRegistry& r);          // LpPool, GlobalLpPool, LpNormalization, MaxRoiPool
+void RegisterMemoryKernels(KernelRegistry& r);      // Variable, Assign(Add), ScatterAdd, HcomAllReduce, HcomBroadcast
 void RegisterControlKernels(KernelRegistry& r);     // MemcpyAsync, BranchIndex, LoopInit, LoopCondIndex, LoopIncrement (linked control flow)
 
 }  // namespace ge::hal

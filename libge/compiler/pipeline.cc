@@ -4,6 +4,7 @@
 #include "passes/optimize_passes.h"
 #include "passes/fusion_passes.h"
 #include "passes/layout_passes.h"
+#include "memory_conflict/memory_conflict_passes.h"
 
 namespace ge {
 
@@ -57,6 +58,11 @@ PassManager BuildPipeline() {
   // layout. After fusion, so the decisions see the final Conv nodes (their
   // fused residual inputs included).
   pm.Add(BlockedLayoutPass());
+
+  // memory conflicts (docs/memory-conflicts.md). After the passes that
+  // remove or merge nodes, so the copies it inserts are the final ones.
+  pm.Add(HcclMemcpyPass());  // first: it marks what memory_rw_conflict skips
+  pm.Add(RwConflictPass());
 
   // partition. Last: the clusters are the final nodes. A static graph is
   // left as it is.

@@ -36,6 +36,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterLinalgOps(r);
   RegisterSignalOps(r);
   RegisterUnpoolOps(r);
+  RegisterMemoryOps(r);
 }
 
 }  // namespace ge

@@ -23,6 +23,11 @@ class OpBuilder {
   OpBuilder& Reference() { d_.memory.reference_outputs = {0}; return *this; }  // output 0 is input 0's buffer
   OpBuilder& ContinuousInput() { d_.memory.continuous_input = true; return *this; }
   OpBuilder& ContinuousOutput() { d_.memory.continuous_output = true; return *this; }
+  OpBuilder& NoPaddingContinuousInput() { d_.memory.nopadding_continuous_input = true; return *this; }
+  OpBuilder& NoPaddingContinuousOutput() { d_.memory.nopadding_continuous_output = true; return *this; }
+  OpBuilder& Mutable(std::vector<InputMutability> m) { d_.memory.input_mutability = std::move(m); return *this; }
+  OpBuilder& Atomic(std::vector<int> outputs) { d_.memory.atomic_outputs = std::move(outputs); return *this; }
+  OpBuilder& Variable() { d_.memory.variable = true; return *this; }
   OpBuilder& ValueInputs(std::vector<int> inputs) { d_.value_inputs = std::move(inputs); return *this; }
   OpBuilder& ComputedShape() { d_.computed_shape = true; return *this; }
   operator OpDef() const { return d_; }  // NOLINT: r.Register(OpBuilder(...)...)
@@ -63,5 +68,6 @@ void RegisterSampleOps(OpRegistry& r);      // GridSample, RoiAlign, CropAndResi
 void RegisterLinalgOps(OpRegistry& r);      // Det
 void RegisterSignalOps(OpRegistry& r);      // Hann/Hamming/BlackmanWindow, DFT, STFT, MelWeightMatrix
 void RegisterUnpoolOps(OpRegistry& r);      // MaxUnpool
+void RegisterMemoryOps(OpRegistry& r);      // Variable, Assign(Add), ScatterAdd, Hcom*, MemcpyAsync (memory semantics)
 
 }  // namespace ge

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "ge/analysis/memory_symbols.h"
 #include "ge/plan/happens_before.h"
 #include "ge_base/checked_math.h"
 #include "ge/ops/memory_alias.h"
@@ -98,6 +99,7 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
 
   // Pass 2: symbols. A reference output joins its input's symbol; an
   // in-place output joins a feature-map symbol whose every member dies here.
+  GE_ASSIGN_OR_RETURN(const analysis::MemorySymbols symbols, analysis::MemorySymbols::Build(g));
   std::vector<Sym> syms;
   std::map<TensorKey, int64_t> sym_of;
   const OpRegistry& registry = OpRegistry::Global();
@@ -118,8 +120,10 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
         auto it = sym_of.find({src.node, src.index});
         return it == sym_of.end() ? -1 : it->second;
       };
-      // A reference output shares its input's memory (the alias rule).
-      if (const int k = AliasedInput(*n, i); k >= 0) joined = input_symbol(k);
+      // A reference output shares its input's memory: the symbols analysis
+      // says whose (the alias rule, transitively).
+      if (const analysis::OutAnchor root = symbols.Root(n, static_cast<int>(i)); root != key)
+        joined = sym_of.at({root.first, root.second});
       if (joined < 0 && options.inplace && def &&
           std::find(def->memory.inplace_outputs.begin(), def->memory.inplace_outputs.end(), static_cast<int>(i)) !=
               def->memory.inplace_outputs.end()) {

@@ -16,7 +16,7 @@ namespace ge {
 namespace {
 
 bool Foldable(const Node& n, int64_t limit) {
-  if (opt::IsStructural(n) || opt::HasSideEffects(n) || !n.control_inputs().empty() || n.num_outputs() == 0) return false;
+  if (opt::IsStructural(n) || opt::HasSideEffects(n) || n.GetBool(kAttrNoConstantFolding, false) || !n.control_inputs().empty() || n.num_outputs() == 0) return false;
   // A model output that is a constant would need a copy (see CanRedirect).
   if (opt::FeedsOutput(n)) return false;
   size_t present = 0;

@@ -8,6 +8,7 @@
 #include "hal/device.h"
 #include "hal/memory.h"
 #include "ge/ops/kernel_spec.h"
+#include "ge/ops/memory_semantics.h"
 #include "ge/ops/op_registry.h"
 
 namespace ge::opt {
@@ -17,7 +18,10 @@ bool HasSideEffects(const Node& n) {
   // would change what the model computes.
   static const std::set<std::string> kRandom = {"RandomNormal", "RandomUniform", "RandomNormalLike",
                                                 "RandomUniformLike", "Multinomial", "Bernoulli"};
-  return n.GetBool(kAttrCannotBeDeleted, false) || !n.subgraphs().empty() || kRandom.count(n.type()) != 0;
+  // Writes into an input, variables and atomic accumulation: the memory
+  // passes' ops (memory_semantics.h) act beyond their outputs too.
+  return n.GetBool(kAttrCannotBeDeleted, false) || !n.subgraphs().empty() || kRandom.count(n.type()) != 0 ||
+         HasMemoryEffects(n);
 }
 
 bool IsStructural(const Node& n) {

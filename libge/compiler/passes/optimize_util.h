@@ -8,6 +8,7 @@
 
 #include "pass.h"
 #include "ge/ir/graph.h"
+#include "ge/ops/memory_semantics.h"
 
 namespace ge::hal {
 class Device;
@@ -17,7 +18,7 @@ namespace ge::opt {
 
 // Attribute that marks a node the optimizer must keep (GE's
 // ATTR_NAME_CANNOT_BE_DELETED): never removed, merged or folded.
-inline constexpr const char* kAttrCannotBeDeleted = "_cannot_be_deleted";
+using ::ge::kAttrCannotBeDeleted;
 
 // Nodes with an effect beyond their outputs (random generators, nodes with
 // subgraphs, nodes marked cannot-be-deleted): never removed, merged or folded.

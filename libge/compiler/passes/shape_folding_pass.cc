@@ -34,7 +34,7 @@ std::optional<Tensor> StaticShapeValue(const Node& n) {
 Status FoldShapes(Graph& g, const PassContext&) {
   opt::Remover remover(g);
   for (Node* n : g.nodes()) {
-    if ((n->type() != "Shape" && n->type() != "Size") || opt::HasSideEffects(*n) || !n->control_inputs().empty())
+    if ((n->type() != "Shape" && n->type() != "Size") || opt::HasSideEffects(*n) || n->GetBool(kAttrNoConstantFolding, false) || !n->control_inputs().empty())
       continue;
     std::optional<Tensor> value = StaticShapeValue(*n);
     if (!value) continue;

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "ops_test_util.h"
+#include "ge/ops/memory_semantics.h"
 
 namespace ge::test {
 namespace {
@@ -181,3 +182,39 @@ TEST(InferNode, KeepsTheOutputFormatAPassChose) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge {
+namespace {
+
+TEST(MemorySemanticsTest, TheMemoryOpsDeclareWhatThePassesRead) {
+  Graph g;
+  Node* init = g.AddNode(op::kConst, "init", 0, 1);
+  Node* var = g.AddNode("Variable", "var", 1, 1);
+  Node* assign = g.AddNode("Assign", "assign", 2, 1);
+  Node* ident = g.AddNode("Identity", "ident", 1, 1);
+  Node* hcom = g.AddNode("HcomAllReduce", "ar", 1, 1);
+  Node* relu = g.AddNode("Relu", "relu", 1, 1);
+  ASSERT_TRUE(g.AddEdge(init, 0, var, 0).ok());
+  ASSERT_TRUE(g.AddEdge(var, 0, assign, 0).ok());
+  ASSERT_TRUE(g.AddEdge(assign, 0, ident, 0).ok());
+  EXPECT_EQ(InputMutabilityOf(*assign, 0), InputMutability::kWriteable);
+  EXPECT_EQ(InputMutabilityOf(*assign, 1), InputMutability::kReadOnly);
+  EXPECT_EQ(InputMutabilityOf(*hcom, 0), InputMutability::kScopeWriteable);
+  EXPECT_TRUE(SemanticsOf(*hcom).continuous_input);
+  EXPECT_EQ(InputMutabilityOf(*relu, 0), InputMutability::kReadOnly);
+  relu->SetAttr(kAttrInputMutable, true);  // the node-level attribute raises it
+  EXPECT_EQ(InputMutabilityOf(*relu, 0), InputMutability::kScopeWriteable);
+  EXPECT_TRUE(IsAtomicOutput(*g.AddNode("ScatterAdd", "sa", 2, 1), 0));
+  EXPECT_TRUE(IsVariable(*var));
+  EXPECT_TRUE(HasMemoryEffects(*assign));
+  EXPECT_FALSE(HasMemoryEffects(*ident));
+  // ref_var_src_var_name: through Assign and Identity back to the variable.
+  EXPECT_EQ(ReferencedVariable(*ident, 0), var);
+  MarkIsolation(*ident);  // an isolation copy has memory of its own
+  EXPECT_EQ(ReferencedVariable(*ident, 0), nullptr);
+  EXPECT_TRUE(ident->GetBool(kAttrCannotBeDeleted));
+  EXPECT_TRUE(ident->GetBool(kAttrNoConstantFolding));
+}
+
+}  // namespace
+}  // namespace ge

@@ -58,15 +58,35 @@ class InferContext {
 
 using InferFn = std::function<Status(InferContext&)>;
 
-// Memory semantics (after GE's anchor attributes), read by the memory passes.
+// How a node treats the memory of one input (GE's InputRWType, the
+// `_input_mutable` attribute): read only; written, and the write is meant to
+// be seen by every later reader (Assign, a variable update); or written but
+// only for the op's own use (an HCCL collective working in place, While's
+// loop state), so other readers must not see it.
+enum class InputMutability { kReadOnly = 0, kWriteable = 1, kScopeWriteable = 2 };
+
+// Memory semantics (after GE's anchor attributes), read by the memory passes
+// (docs/memory-conflicts.md). Everything defaults to "plain op".
 struct MemorySemantics {
   // Output i may share input ref_input[i]'s buffer without copy (Reshape,
-  // Squeeze, Identity ...). -1: no reference.
+  // Squeeze, Identity ...). -1: no reference. GE's `reference`.
   std::vector<int> reference_outputs;
   // Outputs that may be computed in place over the same-index input.
   std::vector<int> inplace_outputs;
   bool continuous_input = false;   // inputs must be contiguous (e.g. Concat without copy)
   bool continuous_output = false;  // outputs contiguous (Split)
+  // The same, without alignment padding between the tensors
+  // (`_no_padding_continuous_input/_output`).
+  bool nopadding_continuous_input = false;
+  bool nopadding_continuous_output = false;
+  // Per input (missing entries: read-only). `_input_mutable` on the op.
+  std::vector<InputMutability> input_mutability;
+  // Outputs the kernel accumulates into (atomic add): the memory must be
+  // zero before the op runs (AtomicAddrClean).
+  std::vector<int> atomic_outputs;
+  // Output 0 is a variable's memory (GE's ref_var_src_var_name): the op
+  // owns state that outlives one read; never folded, merged or removed.
+  bool variable = false;
 };
 
 struct OpDef {

@@ -1,0 +1,13 @@
+// The memory-conflict stage (DESIGN.md "Compiler", stage 4;
+// docs/memory-conflicts.md): passes that insert isolation copies where two
+// anchors sharing memory must not share it.
+#pragma once
+
+#include "pass.h"
+
+namespace ge {
+
+Pass HcclMemcpyPass();  // hccl_memcpy: reference 3.1.1 / 3.1.2, collectives in place on their input
+Pass RwConflictPass();  // memory_rw_conflict: reference 3.2, the decision matrix
+
+}  // namespace ge

@@ -1,0 +1,47 @@
+// The ops with memory semantics on tiny inputs: each computes its value; the
+// sharing of memory with the variable is the memory plan's (tested in
+// tests/unit/passes/memory_ops_run_test.cc).
+#include "tests/unit/kernels/kernel_test_util.h"
+
+namespace ge::test {
+namespace {
+
+TEST(MemoryKernels, VariableStartsFromItsInitialValue) {
+  RUN_OK(v, "Variable", {}, {HostTensor::F32({3}, {1, 2, 3})}, {{DataType::kFloat32, {3}}});
+  EXPECT_EQ(v[0].as<float>(), (std::vector<float>{1, 2, 3}));
+}
+
+TEST(MemoryKernels, AssignWritesTheValue) {
+  RUN_OK(a, "Assign", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::F32({2}, {7, 8})}, {{DataType::kFloat32, {2}}});
+  EXPECT_EQ(a[0].as<float>(), (std::vector<float>{7, 8}));
+  // A value of another size is refused at creation.
+  EXPECT_FALSE(RunKernel("Assign", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::F32({3}, {7, 8, 9})},
+                         {{DataType::kFloat32, {2}}})
+                   .ok());
+}
+
+TEST(MemoryKernels, AssignAddAdds) {
+  RUN_OK(a, "AssignAdd", {}, {HostTensor::I64({2}, {1, 2}), HostTensor::I64({2}, {10, 20})},
+         {{DataType::kInt64, {2}}});
+  EXPECT_EQ(a[0].as<int64_t>(), (std::vector<int64_t>{11, 22}));
+}
+
+TEST(MemoryKernels, ScatterAddAccumulatesRepeatedRowsFromZero) {
+  RUN_OK(s, "ScatterAdd", {}, {HostTensor::I64({3}, {2, 0, 2}), HostTensor::F32({3, 2}, {1, 2, 3, 4, 5, 6})},
+         {{DataType::kFloat32, {3, 2}}});
+  EXPECT_EQ(s[0].as<float>(), (std::vector<float>{3, 4, 0, 0, 6, 8}));
+  // An index outside the rows is a run-time error, never a write outside.
+  EXPECT_FALSE(RunKernel("ScatterAdd", {}, {HostTensor::I64({1}, {3}), HostTensor::F32({1, 2}, {1, 2})},
+                         {{DataType::kFloat32, {3, 2}}})
+                   .ok());
+}
+
+TEST(MemoryKernels, CollectivesOnOneRankAreTheInput) {
+  RUN_OK(r, "HcomAllReduce", {}, {HostTensor::F32({2}, {4, 5})}, {{DataType::kFloat32, {2}}});
+  EXPECT_EQ(r[0].as<float>(), (std::vector<float>{4, 5}));
+  RUN_OK(b, "HcomBroadcast", {}, {HostTensor::F32({2}, {6, 7})}, {{DataType::kFloat32, {2}}});
+  EXPECT_EQ(b[0].as<float>(), (std::vector<float>{6, 7}));
+}
+
+}  // namespace
+}  // namespace ge::test
