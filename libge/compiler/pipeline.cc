@@ -62,6 +62,7 @@ PassManager BuildPipeline() {
   // memory conflicts (docs/memory-conflicts.md). After the passes that
   // remove or merge nodes, so the copies it inserts are the final ones.
   pm.Add(HcclMemcpyPass());  // first: it marks what memory_rw_conflict skips
+  pm.Add(AtomicAddrCleanPass());
   pm.Add(RwConflictPass());
 
   // partition. Last: the clusters are the final nodes. A static graph is

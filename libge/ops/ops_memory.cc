@@ -34,8 +34,10 @@ InferFn UpdateOf(bool numeric) {
   };
 }
 
-// ScatterAdd(indices [K], updates [K, d...]) -> [rows, d...]: row indices[k]
-// accumulates updates[k].
+// ScatterAdd(indices [K], updates [K, d...] [, accumulator]) -> [rows, d...]:
+// row indices[k] accumulates updates[k]. The optional third input is the
+// zeroed memory an AtomicAddrClean node provides (the atomic_addr_clean
+// pass adds it); the output is that input's memory.
 Status InferScatterAdd(InferContext& ctx) {
   const TensorDesc &idx = ctx.input(0), &upd = ctx.input(1);
   if (!infer::IsIndex(idx.dtype)) return ctx.Error("indices must be i32 or i64");
@@ -48,6 +50,33 @@ Status InferScatterAdd(InferContext& ctx) {
   std::vector<int64_t> dims = upd.dims;
   dims[0] = rows;
   ctx.output(0) = TensorDesc(upd.dtype, dims);
+  if (ctx.num_inputs() == 3 && ctx.input(2).is_static() &&
+      (ctx.input(2).dtype != upd.dtype || ctx.input(2).dims != dims))
+    return ctx.Error("the accumulator " + ctx.input(2).ToString() + " differs from the output " + ctx.output(0).ToString());
+  return Status::Ok();
+}
+
+// AtomicAddrClean() -> zeroed tensors, one per output, whose dtypes and dims
+// the attributes `dtypes` (names) and `dims` (concatenated, split by `ranks`)
+// give: the memory the atomic ops it feeds accumulate into.
+Status InferAtomicAddrClean(InferContext& ctx) {
+  const Node& n = ctx.node();
+  const std::vector<std::string> dtypes = n.GetStrings("dtypes");
+  const std::vector<int64_t> ranks = n.GetInts("ranks"), dims = n.GetInts("dims");
+  if (dtypes.size() != n.num_outputs() || ranks.size() != n.num_outputs())
+    return ctx.Error("needs one entry of dtypes and ranks per output");
+  size_t at = 0;
+  for (size_t i = 0; i < n.num_outputs(); ++i) {
+    const DataType t = DataTypeFromName(dtypes[i]);
+    if (t == DataType::kUndefined) return ctx.Error("unknown dtype '" + dtypes[i] + "'");
+    if (ranks[i] < 0 || at + ranks[i] > dims.size()) return ctx.Error("ranks and dims disagree");
+    std::vector<int64_t> d(dims.begin() + at, dims.begin() + at + ranks[i]);
+    for (int64_t v : d)
+      if (v < 0) return ctx.Error("dims must be known");
+    at += ranks[i];
+    ctx.output(i) = TensorDesc(t, d);
+  }
+  if (at != dims.size()) return ctx.Error("ranks and dims disagree");
   return Status::Ok();
 }
 
@@ -57,7 +86,11 @@ void RegisterMemoryOps(OpRegistry& r) {
   r.Register(OpBuilder("Variable").Inputs(1, 1).Infer(SameAsFirst).Variable());
   r.Register(OpBuilder("Assign").Inputs(2, 2).Infer(UpdateOf(false)).Reference().Mutable({M::kWriteable}));
   r.Register(OpBuilder("AssignAdd").Inputs(2, 2).Infer(UpdateOf(true)).Reference().Mutable({M::kWriteable}));
-  r.Register(OpBuilder("ScatterAdd").Inputs(2, 2).Infer(InferScatterAdd).Atomic({0}));
+  OpDef scatter = OpBuilder("ScatterAdd").Inputs(2, 3).Infer(InferScatterAdd).Atomic({0})
+                      .Mutable({M::kReadOnly, M::kReadOnly, M::kWriteable});
+  scatter.memory.reference_outputs = {2};  // with an accumulator, the output is its memory
+  r.Register(std::move(scatter));
+  r.Register(OpBuilder("AtomicAddrClean").Inputs(0, 0).Outputs(1, -1).Infer(InferAtomicAddrClean));
   // One process, one rank: the reduction of one tensor and the broadcast
   // from rank 0 are the tensor itself, computed in place over the input.
   r.Register(OpBuilder("HcomAllReduce").Inputs(1, 1).Defaults({{"reduction", std::string("sum")}}).Infer(SameAsFirst)

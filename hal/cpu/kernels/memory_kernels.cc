@@ -3,14 +3,17 @@
 //   Variable       out = init (each run starts from the initial value)
 //   Assign         out = value; out is the variable's memory (reference output)
 //   AssignAdd      out = variable + value, over the variable's memory
-//   ScatterAdd     out[rows, ...] = 0, then out[indices[k]] += updates[k]
+//   ScatterAdd     out[rows, ...] = acc (or 0), then out[indices[k]] += updates[k]
+//   AtomicAddrClean  every output = 0
 //   HcomAllReduce  one rank: the reduction of one tensor is the tensor, in place
 //   HcomBroadcast  one rank: the root's tensor is the tensor, in place
 //
 // The memory plan gives a reference output its input's address, so the
 // copies below are skipped when in and out are one buffer. ScatterAdd is
-// atomic in the registry (the output must start at zero); this kernel zeroes
-// its output itself, so it is right whether or not an AtomicAddrClean ran.
+// atomic in the registry (the output must start at zero): with a third input
+// (the AtomicAddrClean node's zeroed memory, which the plan makes its output
+// buffer) it accumulates into it, copying first only where a runtime gave
+// the output memory of its own (v2); without one it zeroes its output.
 #include <cstring>
 
 #include "cpu_kernels.h"
@@ -82,8 +85,10 @@ Result<KernelPtr> CreateAssignAdd(const KernelSpec& s) {
 // ---- ScatterAdd(indices [K], updates [K, d...]) -> [rows, d...]
 
 Status CheckScatterAdd(const KernelSpec& s) {
-  GE_RETURN_IF_ERROR(CheckArity(s, 2, 2, 1, 1));
+  GE_RETURN_IF_ERROR(CheckArity(s, 2, 3, 1, 1));
   const TensorInfo &idx = s.inputs[0], &upd = s.inputs[1], &out = s.outputs[0];
+  if (s.inputs.size() == 3 && (s.inputs[2].dtype != out.dtype || s.inputs[2].dims != out.dims))
+    return Bad(s, "the accumulator " + DimsStr(s.inputs[2].dims) + " must be the output " + DimsStr(out.dims));
   if (!IsIndexType(idx.dtype)) return NotSupported(s, "indices must be i64 or i32");
   if (idx.dims.size() != 1 || upd.dims.empty() || upd.dims[0] != idx.dims[0])
     return Bad(s, "indices " + DimsStr(idx.dims) + " and updates " + DimsStr(upd.dims) + " must share their first dim");
@@ -101,6 +106,7 @@ Result<KernelPtr> CreateScatterAdd(const KernelSpec& s) {
   const int64_t k_count = idx.dims[0], rows = out.dims[0];
   const int64_t row = rows ? out.NumElements() / rows : 0;
   const bool i64 = idx.dtype == DataType::kInt64;
+  const bool accumulate = s.inputs.size() == 3;
   const size_t bytes = out.Bytes();
   const std::string where = Where(s);
   Result<KernelPtr> k = Internal("unreachable");
@@ -108,7 +114,8 @@ Result<KernelPtr> CreateScatterAdd(const KernelSpec& s) {
     k = MakeKernel([=](const void* const* in, void* const* o) -> Status {
       T* y = static_cast<T*>(o[0]);
       const T* u = static_cast<const T*>(in[1]);
-      if (bytes) std::memset(y, 0, bytes);
+      if (!accumulate && bytes) std::memset(y, 0, bytes);
+      if (accumulate && bytes && in[2] != o[0]) std::memcpy(y, in[2], bytes);
       for (int64_t e = 0; e < k_count; ++e) {
         const int64_t r = i64 ? static_cast<const int64_t*>(in[0])[e] : static_cast<const int32_t*>(in[0])[e];
         if (r < 0 || r >= rows)
@@ -121,6 +128,24 @@ Result<KernelPtr> CreateScatterAdd(const KernelSpec& s) {
   return k;
 }
 
+// ---- AtomicAddrClean() -> zeroed outputs
+
+Status CheckAtomicAddrClean(const KernelSpec& s) {
+  if (!s.inputs.empty() || s.outputs.empty()) return Bad(s, "takes no inputs and has at least one output");
+  return Status::Ok();
+}
+
+Result<KernelPtr> CreateAtomicAddrClean(const KernelSpec& s) {
+  GE_RETURN_IF_ERROR(CheckAtomicAddrClean(s));
+  std::vector<size_t> bytes;
+  for (const TensorInfo& o : s.outputs) bytes.push_back(o.Bytes());
+  return MakeKernel([bytes](const void* const*, void* const* out) -> Status {
+    for (size_t i = 0; i < bytes.size(); ++i)
+      if (bytes[i]) std::memset(out[i], 0, bytes[i]);
+    return Status::Ok();
+  });
+}
+
 }  // namespace
 
 void RegisterMemoryKernels(KernelRegistry& r) {
@@ -130,6 +155,7 @@ void RegisterMemoryKernels(KernelRegistry& r) {
   RegisterCopy(r, "HcomBroadcast", 1, 0);
   r.Register("AssignAdd", CheckAssignAdd, CreateAssignAdd, LayoutSupport::kElementwise);
   r.Register("ScatterAdd", CheckScatterAdd, CreateScatterAdd);
+  r.Register("AtomicAddrClean", CheckAtomicAddrClean, CreateAtomicAddrClean);
 }
 
 }  // namespace ge::hal

@@ -8,6 +8,7 @@
 namespace ge {
 
 Pass HcclMemcpyPass();  // hccl_memcpy: reference 3.1.1 / 3.1.2, collectives in place on their input
+Pass AtomicAddrCleanPass();  // atomic_addr_clean: reference 3.1.5, zeroed memory for atomic ops
 Pass RwConflictPass();  // memory_rw_conflict: reference 3.2, the decision matrix
 
 }  // namespace ge

@@ -36,6 +36,26 @@ TEST(MemoryKernels, ScatterAddAccumulatesRepeatedRowsFromZero) {
                    .ok());
 }
 
+TEST(MemoryKernels, ScatterAddWithAnAccumulatorAddsIntoIt) {
+  // The accumulator is the AtomicAddrClean node's zeroed memory in a model;
+  // here its non-zero contents show that the kernel adds to what it holds.
+  RUN_OK(s, "ScatterAdd", {},
+         {HostTensor::I64({2}, {1, 1}), HostTensor::F32({2, 2}, {1, 2, 3, 4}), HostTensor::F32({2, 2}, {10, 20, 30, 40})},
+         {{DataType::kFloat32, {2, 2}}});
+  EXPECT_EQ(s[0].as<float>(), (std::vector<float>{10, 20, 34, 46}));
+  EXPECT_FALSE(RunKernel("ScatterAdd", {},
+                         {HostTensor::I64({1}, {0}), HostTensor::F32({1, 2}, {1, 2}), HostTensor::F32({3}, {0, 0, 0})},
+                         {{DataType::kFloat32, {2, 2}}})
+                   .ok());
+}
+
+TEST(MemoryKernels, AtomicAddrCleanZeroesEveryOutput) {
+  RUN_OK(z, "AtomicAddrClean", {}, {}, {{DataType::kFloat32, {2, 3}}, {DataType::kInt32, {4}}});
+  ASSERT_EQ(z.size(), 2u);
+  EXPECT_EQ(z[0].as<float>(), std::vector<float>(6, 0.f));
+  EXPECT_EQ(z[1].as<int32_t>(), std::vector<int32_t>(4, 0));
+}
+
 TEST(MemoryKernels, CollectivesOnOneRankAreTheInput) {
   RUN_OK(r, "HcomAllReduce", {}, {HostTensor::F32({2}, {4, 5})}, {{DataType::kFloat32, {2}}});
   EXPECT_EQ(r[0].as<float>(), (std::vector<float>{4, 5}));
