@@ -128,6 +128,13 @@ int DumpMain(const CompileFlags& flags, const std::string& out, const std::strin
       write_status = ge::WriteFileAtomically(base + ".txt", ge::GraphToText(g));
       if (write_status.ok()) write_status = ge::WriteFileAtomically(base + ".json", ge::GraphToJson(g));
     };
+    // The planning stages leave the graph as it is; their dump is what they decided.
+    options->after_plan_stage = [&](const std::string& stage, const std::string& report) {
+      char prefix[16];
+      std::snprintf(prefix, sizeof(prefix), "%02d_", step++);
+      if (!write_status.ok()) return;
+      write_status = ge::WriteFileAtomically(out + "/" + prefix + stage + ".txt", stage + ": " + report + "\n");
+    };
   }
   auto m = flags.Load(*options);
   if (!m.ok()) return ge::app::Fail(kTool, m.status());
@@ -159,6 +166,10 @@ int DiffMain(const CompileFlags& flags, const std::string& track) {
   ge::tools::DigestCache digests;
   options->after_pass = [&](const std::string& pass, const ge::Graph& g) {
     snaps.push_back(ge::tools::TakeSnapshot(pass, g, &digests));
+  };
+  std::vector<std::pair<std::string, std::string>> plan_stages;
+  options->after_plan_stage = [&](const std::string& stage, const std::string& report) {
+    plan_stages.emplace_back(stage, report);
   };
   auto m = flags.Load(*options);
   if (!m.ok()) return ge::app::Fail(kTool, m.status());
@@ -207,6 +218,7 @@ int DiffMain(const CompileFlags& flags, const std::string& track) {
       std::printf("\n");
     }
   }
+  for (const auto& [stage, report] : plan_stages) std::printf("stage %s: %s\n", stage.c_str(), report.c_str());
   std::printf("%zu passes ran, %d changed the graph; nodes %zu -> %zu\n", snaps.size() - 1, changed_passes,
               snaps.front().nodes.size(), snaps.back().nodes.size());
   return 0;
@@ -236,15 +248,23 @@ int BisectMain(const CompileFlags& flags, const std::string& input, const std::s
   std::fflush(stdout);
   const ge::tools::CompileFn compile = [&](const ge::CompileOptions& o) { return flags.Load(o); };
   auto r = ge::tools::Bisect(compile, *options, data, [&](const ge::tools::BisectStep& s) {
-    std::printf("step %d: first %zu of %zu passes on%s: %s (%s)\n", s.step, s.prefix, passes->size(),
-                s.last_on.empty() ? "" : (" (last: " + s.last_on + ")").c_str(), s.match ? "match" : "MISMATCH",
-                s.detail.c_str());
+    if (!s.variant.empty())
+      std::printf("step %d: every pass off, %s: %s (%s)\n", s.step, s.variant.c_str(), s.match ? "match" : "MISMATCH",
+                  s.detail.c_str());
+    else
+      std::printf("step %d: first %zu of %zu passes on%s: %s (%s)\n", s.step, s.prefix, passes->size(),
+                  s.last_on.empty() ? "" : (" (last: " + s.last_on + ")").c_str(), s.match ? "match" : "MISMATCH",
+                  s.detail.c_str());
     std::fflush(stdout);
   });
   if (!r.ok()) return ge::app::Fail(kTool, r.status());
   switch (r->outcome) {
     case ge::tools::BisectResult::Outcome::kFound:
-      std::printf("first bad pass: %s\n", r->culprit.c_str());
+      if (std::find(passes->begin(), passes->end(), r->culprit) == passes->end())
+        std::printf("first bad stage: %s (the planning stage; every switchable pass off still mismatches)\n",
+                    r->culprit.c_str());
+      else
+        std::printf("first bad pass: %s\n", r->culprit.c_str());
       return 0;
     case ge::tools::BisectResult::Outcome::kAllMatch:
       std::printf("every pass matches: the model with all %zu switchable passes on matches the golden\n",
@@ -252,8 +272,9 @@ int BisectMain(const CompileFlags& flags, const std::string& input, const std::s
       return 0;
     case ge::tools::BisectResult::Outcome::kBaselineFails:
       return ge::app::Fail(kTool, ge::InvalidArgument(
-                                      "bisect: the result does not match even with every switchable pass off; the "
-                                      "fault is in a required pass, a kernel, or the golden itself"));
+                                      "bisect: the result does not match even with every switchable pass off, buffer "
+                                      "reuse off and one stream; the fault is in a required pass, a kernel, or the "
+                                      "golden itself"));
   }
   return 1;
 }

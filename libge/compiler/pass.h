@@ -16,12 +16,15 @@ namespace hal {
 class Device;
 }
 
+struct PlanState;  // planning/plan_stages.h
+
 struct PassContext {
   hal::Device* device = nullptr;  // the target: what it supports, its layouts
   // Where the compiler evaluates constants itself (shape inference, folding):
   // a device whose memory the host reads.
   hal::Device* host = nullptr;
   const CompileOptions* options = nullptr;  // never null inside Compile()
+  PlanState* plan = nullptr;  // the model being planned: set for the planning stages only
 };
 
 struct Pass {

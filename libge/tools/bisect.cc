@@ -83,6 +83,49 @@ Result<BisectStep> CompileRunCompare(const CompileFn& compile, const CompileOpti
   return step;
 }
 
+namespace {
+
+// Every switchable pass off still mismatches: the planning stages are
+// required, but two of their choices can be undone. Buffer reuse off gives
+// every tensor memory of its own (memory_planning); one stream removes the
+// events (stream_assignment). The variant that repairs the result names the
+// stage.
+Result<BisectResult> BlamePlanning(const CompileFn& compile, const CompileOptions& base, const BisectData& data,
+                                   const std::vector<std::string>& passes,
+                                   const std::function<void(const BisectStep&)>& progress, BisectResult result) {
+  struct Variant {
+    const char* stage;
+    const char* what;
+    bool applies;
+    std::function<void(CompileOptions&)> apply;
+  };
+  const Variant variants[] = {
+      {"memory_planning", "buffer reuse off", base.buffer_reuse, [](CompileOptions& o) { o.buffer_reuse = false; }},
+      {"stream_assignment", "one stream", base.stream_num > 1, [](CompileOptions& o) { o.stream_num = 1; }},
+  };
+  for (const Variant& v : variants) {
+    if (!v.applies) continue;
+    CompileOptions o = base;
+    o.disabled_passes.insert(o.disabled_passes.end(), passes.begin(), passes.end());
+    v.apply(o);
+    GE_ASSIGN_OR_RETURN(BisectStep s, CompileRunCompare(compile, o, data));
+    s.step = static_cast<int>(result.steps.size()) + 1;
+    s.prefix = 0;
+    s.variant = v.what;
+    result.steps.push_back(s);
+    if (progress) progress(s);
+    if (s.match) {
+      result.outcome = BisectResult::Outcome::kFound;
+      result.culprit = v.stage;
+      return result;
+    }
+  }
+  result.outcome = BisectResult::Outcome::kBaselineFails;
+  return result;
+}
+
+}  // namespace
+
 Result<BisectResult> Bisect(const CompileFn& compile, const CompileOptions& base, const BisectData& data,
                             const std::function<void(const BisectStep&)>& progress) {
   BisectResult result;
@@ -111,10 +154,7 @@ Result<BisectResult> Bisect(const CompileFn& compile, const CompileOptions& base
     return result;
   }
   GE_ASSIGN_OR_RETURN(bool none_on, try_prefix(0));
-  if (!none_on) {
-    result.outcome = BisectResult::Outcome::kBaselineFails;
-    return result;
-  }
+  if (!none_on) return BlamePlanning(compile, base, data, passes, progress, std::move(result));
   size_t good = 0, bad = n;  // prefix `good` matches, prefix `bad` does not
   while (bad - good > 1) {
     const size_t mid = good + (bad - good) / 2;

@@ -45,8 +45,19 @@ TEST_F(DumpTest, OutWritesTextAndJsonPerPassNumberedInOrder) {
   ToolResult r = Run("ge-dump", {"--model", kTinyOnnx, "--out", Path("d")});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   const std::vector<std::string> names = Names(Path("d"));
+  // The graph passes write the graph (text and JSON); the planning stages
+  // after them, which leave the graph as it is, write what they decided.
+  const std::vector<std::string> stages = {"stream_assignment", "memory_planning", "task_building", "model_check"};
   const std::vector<std::string> passes = PassNames();
-  ASSERT_EQ(names.size(), 2 * (passes.size() + 1)) << r.Describe();
+  ASSERT_EQ(names.size(), 2 * (passes.size() + 1) + stages.size()) << r.Describe();
+  for (size_t k = 0; k < stages.size(); ++k) {
+    char prefix[24];
+    std::snprintf(prefix, sizeof(prefix), "%02zu_", passes.size() + 1 + k);
+    const std::string file = prefix + stages[k] + ".txt";
+    EXPECT_EQ(names[2 * (passes.size() + 1) + k], file);
+    EXPECT_EQ(ReadFileBytes(dir_ / "d" / file).rfind(stages[k] + ": ", 0), 0u) << file;
+  }
+  EXPECT_NE(ReadFileBytes(dir_ / "d" / names[2 * (passes.size() + 1) + 1]).find("feature map"), std::string::npos);
   for (size_t i = 0; i <= passes.size(); ++i) {
     char prefix[24];
     std::snprintf(prefix, sizeof(prefix), "%02zu_", i);
@@ -106,7 +117,9 @@ TEST_F(DumpTest, DisablePassAndFusionSwitchFlagsAreChecked) {
 TEST_F(DumpTest, DiffPrintsEveryPassAndWhatItChanged) {
   ToolResult r = Run("ge-dump", {"diff", "--model", kTinyOnnx, "--test_broken_pass", "infer_shapes"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  for (const auto& p : PassNames()) EXPECT_NE(r.out.find("pass " + p + ":"), std::string::npos) << p;
+  for (const PassInfo& p : ListPasses())
+    EXPECT_NE(r.out.find((p.planning ? "stage " : "pass ") + p.name + ":"), std::string::npos) << p.name;
+  EXPECT_NE(r.out.find("stage memory_planning: feature map"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("pass broken_negate_const: 0 added, 0 removed, 1 changed\n  ~ w1 (Const): attr value:"),
             std::string::npos)
       << r.out;
@@ -246,7 +259,7 @@ TEST_F(DumpTest, ResNet18EverySubcommand) {
   const std::string input = RefModel("resnet18.input.npy"), golden = RefModel("resnet18.output.npy");
   ToolResult dump = Run("ge-dump", {"--model", model, "--out", Path("d"), "--dot", Path("r.dot")});
   ASSERT_EQ(dump.exit_code, 0) << dump.Describe();
-  EXPECT_EQ(Names(Path("d")).size(), 2 * (PassNames().size() + 1));
+  EXPECT_EQ(Names(Path("d")).size(), 2 * (PassNames().size() + 1) + 4);  // + the planning stages' .txt
   EXPECT_NE(dump.out.find("op counts: "), std::string::npos);
   EXPECT_NE(dump.out.find("Conv="), std::string::npos);
   EXPECT_EQ(ReadFileBytes(Path("r.dot")).rfind("digraph ", 0), 0u);

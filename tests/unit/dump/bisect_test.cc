@@ -137,5 +137,39 @@ TEST_F(BisectTest, AnExtraPassAfterAnUnknownPassIsAnError) {
   EXPECT_FALSE(MakeBrokenPass("melt", "").ok());
 }
 
+// Every pass off still mismatches, but the model matches with buffer reuse
+// off: the memory plan is to blame.
+TEST_F(BisectTest, AFaultOnlyBufferReuseShowsIsBlamedOnMemoryPlanning) {
+  const CompileFn reuse_breaks = [this](const CompileOptions& o) -> Result<Model> {
+    if (o.buffer_reuse) return Internal("test: this memory plan is broken");
+    return Compile(source_->Clone(), o);
+  };
+  auto r = Bisect(reuse_breaks, CompileOptions{}, data_);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->outcome, BisectResult::Outcome::kFound);
+  EXPECT_EQ(r->culprit, "memory_planning");
+  ASSERT_FALSE(r->steps.empty());
+  EXPECT_EQ(r->steps.back().variant, "buffer reuse off");
+  EXPECT_TRUE(r->steps.back().match);
+}
+
+TEST_F(BisectTest, AFaultOnlyOneStreamRepairsIsBlamedOnStreamAssignment) {
+  const CompileFn streams_break = [this](const CompileOptions& o) -> Result<Model> {
+    if (o.stream_num > 1) return Internal("test: these streams are broken");
+    return Compile(source_->Clone(), o);
+  };
+  CompileOptions base;
+  base.stream_num = 2;
+  auto r = Bisect(streams_break, base, data_);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->outcome, BisectResult::Outcome::kFound);
+  EXPECT_EQ(r->culprit, "stream_assignment");
+  // A fault no planning choice repairs is still the baseline's.
+  const CompileFn always_breaks = [](const CompileOptions&) -> Result<Model> { return Internal("test: broken"); };
+  auto none = Bisect(always_breaks, base, data_);
+  ASSERT_TRUE(none.ok()) << none.status().message();
+  EXPECT_EQ(none->outcome, BisectResult::Outcome::kBaselineFails);
+}
+
 }  // namespace
 }  // namespace ge::tools::test

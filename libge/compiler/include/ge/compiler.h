@@ -60,6 +60,10 @@ struct CompileOptions {
   std::string device;
   // Called after each pass with its name and the graph (ge-dump).
   std::function<void(const std::string& pass, const Graph& g)> after_pass;
+  // Called after each planning stage of the root model (stream_assignment,
+  // memory_planning, task_building, model_check) with what it decided, one
+  // paragraph (ge-dump). Not called for a dynamic model's partitions.
+  std::function<void(const std::string& stage, const std::string& report)> after_plan_stage;
   // Switchable passes to skip (--disable_pass, fusion switch file). An
   // unknown or required name is an error.
   std::vector<std::string> disabled_passes;
@@ -144,9 +148,13 @@ struct PassInfo {
   std::string stage;
   bool required = false;  // cannot be switched off
   bool fusion = false;    // may be named in a fusion switch file
+  bool planning = false;  // a planning stage: runs after the graph passes, never changes the graph
 };
-// The passes Compile() runs, in order (extra passes not included).
+// The passes Compile() runs, in order (extra passes not included): the
+// graph passes, then the planning stages.
 std::vector<PassInfo> ListPasses();
+// The graph passes' names, in order: the ones ge-dump dumps a graph after
+// and an extra pass may follow (the planning stages are not among them).
 std::vector<std::string> PassNames();
 
 // Reads an ATC-style fusion switch file and returns the fusion passes it

@@ -3,7 +3,9 @@
 // passes on and all later ones off (CompileOptions::disabled_passes), runs
 // the model in v2 mode and compares every output with the README criterion
 // (ge/compare.h). A binary search over k assumes that once a pass breaks the
-// result, turning more passes on does not repair it.
+// result, turning more passes on does not repair it. When even every pass
+// off mismatches, the planning stages are tried: buffer reuse off blames
+// memory_planning, one stream blames stream_assignment.
 #pragma once
 
 #include <functional>
@@ -29,13 +31,14 @@ struct BisectStep {
   int step = 0;                 // 1, 2, ...
   size_t prefix = 0;            // number of switchable passes on
   std::string last_on;          // the last pass switched on ("" for none)
+  std::string variant;          // a planning choice undone ("buffer reuse off", "one stream"), or ""
   bool match = false;
   std::string detail;           // the comparison, or why it could not run
 };
 
 struct BisectResult {
   enum class Outcome {
-    kFound,          // culprit names the first pass that breaks the result
+    kFound,          // culprit names the first pass (or planning stage) that breaks the result
     kAllMatch,       // every pass on still matches
     kBaselineFails,  // even with every switchable pass off it does not match
   } outcome = Outcome::kAllMatch;
