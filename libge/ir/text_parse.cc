@@ -58,8 +58,20 @@ class Parser {
 
  private:
   Status Error(const std::string& what) const {
-    std::string found = pos_ >= t_.size() ? std::string("the end of the text") : "'" + Snippet() + "'";
-    return InvalidArgument(source_ + ":" + std::to_string(line_) + ": " + what + ", found " + found);
+    std::string msg = source_;
+    msg += ":";
+    msg += std::to_string(line_);
+    msg += ": ";
+    msg += what;
+    msg += ", found ";
+    if (pos_ >= t_.size()) {
+      msg += "the end of the text";
+    } else {
+      msg += '\'';
+      msg += Snippet();
+      msg += '\'';
+    }
+    return InvalidArgument(msg);
   }
   Status ErrorAt(int line, const std::string& what) const {
     return InvalidArgument(source_ + ":" + std::to_string(line) + ": " + what);
