@@ -110,5 +110,20 @@ TEST_F(LintCliTest, AtcLintPrintsWarningsAndStillWritesTheOm) {
                      "ge-atc", {"--lint"});
 }
 
+// What ge-dump prints is a .ge the tools read back: the compiled IR of the
+// tiny CNN (fused convs, layouts, IO) parses and lints clean, and ge-dump
+// compiles a .ge too.
+TEST_F(LintCliTest, GeDumpOutputIsAGeFile) {
+  ToolResult dump = Run("ge-dump", {"--model", kTinyOnnx});
+  ASSERT_EQ(dump.exit_code, 0) << dump.Describe();
+  WriteFileBytes(Path("tiny.ge"), dump.out);
+  ToolResult r = Run("ge-lint", {Path("tiny.ge"), "--fail_on", "note"});
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_EQ(r.out, Path("tiny.ge") + ": 0 errors, 0 warnings, 0 notes\n");
+  ToolResult again = Run("ge-dump", {"--model", kCases + "conv_relu_chain.ge"});
+  ASSERT_EQ(again.exit_code, 0) << again.Describe();
+  EXPECT_EQ(again.out.rfind("graph conv_relu_chain {", 0), 0u) << again.out;
+}
+
 }  // namespace
 }  // namespace ge::test
