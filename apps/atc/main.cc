@@ -327,7 +327,10 @@ int Main(int argc, char** argv) {
     ge::lint::ReportInfo info;
     info.file = model;
     info.root_graph = compiled->graph ? compiled->graph->name() : "";
-    for (const ge::lint::Diagnostic& d : ge::lint::LintModel(*compiled)) warn(ge::lint::FindingLine(info, d));
+    const auto lint_t0 = std::chrono::steady_clock::now();
+    const ge::lint::Diagnostics findings = ge::lint::LintModel(*compiled);
+    spdlog::info("lint: {} finding(s) in {:.3f} s", findings.size(), Seconds(lint_t0));
+    for (const ge::lint::Diagnostic& d : findings) warn(ge::lint::FindingLine(info, d));
   }
   std::fputs(ge::atc::MemoryLines(*compiled).c_str(), stdout);
   if (compiled->streams.size() > 1) {
