@@ -16,6 +16,9 @@
 #include "atc/atc_target.h"
 #include "common/app_common.h"
 #include "common/io_type_flags.h"
+#include "common/text_model.h"
+#include "ge/lint/lint.h"
+#include "ge/lint/report.h"
 #include "hal/device.h"
 #include "ge/tools/op_list.h"
 #include "ge/tools/precheck.h"
@@ -91,7 +94,7 @@ int Main(int argc, char** argv) {
   ge::app::InstallOneLineErrors(app, kTool);
   std::string model, output, input_shape, out_nodes, om, json, log = "warning";
   int framework = -1, mode = 0;
-  app.add_option("--model", model, "Source model file (.onnx, or a TensorFlow frozen .pb)");
+  app.add_option("--model", model, "Source model file (.onnx, a TensorFlow frozen .pb, or .ge: the IR's text form, no --framework needed)");
   app.add_option("--framework", framework, "Source framework: 5 = ONNX; 3 = TensorFlow frozen GraphDef");
   app.add_option("--output", output, "Output path without the .om extension (as ATC): --output out/m writes out/m.om");
   app.add_option("--input_shape", input_shape,
@@ -193,6 +196,11 @@ int Main(int argc, char** argv) {
                  "into label tasks so sink mode runs a whole loop in one call; v2 leaves every one to the v2 "
                  "runtime (the model is dynamic). Others always run in v2 (docs/control-flow.md)")
       ->check(CLI::IsMember({"sink", "v2"}));
+  std::string lint = "on";
+  app.add_option("--lint", lint,
+                 "on (default): after compiling, run ge-lint's checks (docs/lint.md) on the compiled model and print "
+                 "each finding as a warning line on stderr; never a failure, the .om is written. off: skip them")
+      ->check(CLI::IsMember({"on", "off"}));
   std::string max_memory;
   app.add_option("--max_memory", max_memory,
                  "Refuse a model with a tensor, memory segment or total above SIZE (bytes, or with K, M, G, T: 24G; "
@@ -268,6 +276,8 @@ int Main(int argc, char** argv) {
   }
 
   if (model.empty()) return ge::app::Fail(kTool, ge::InvalidArgument("--model is required (see --help)"));
+  const bool graph_text = ge::app::IsGraphTextPath(model);  // a .ge: the IR's text form, no framework
+  if (graph_text && framework < 0) framework = 5;
   if (framework < 0) return ge::app::Fail(kTool, ge::InvalidArgument("--framework is required: 5 (ONNX) or 3 (TensorFlow)"));
   if (mode == 3) {
     auto report_path = ge::tools::PrecheckReportPath(json, output);
@@ -309,8 +319,19 @@ int Main(int argc, char** argv) {
   apply_io_types(options);
   auto t0 = std::chrono::steady_clock::now();
   std::fprintf(stderr, "[1/2] converting %s\n", model.c_str());
-  auto compiled = ge::app::ConvertModel(model, framework, input_shape, out_nodes, options);
+  auto compiled = graph_text ? ge::app::CompileGraphText(model, options)
+                             : ge::app::ConvertModel(model, framework, input_shape, out_nodes, options);
   if (!compiled.ok()) return ge::app::Fail(kTool, compiled.status());
+  if (lint == "on") {
+    // As GE's GraphLint: findings are warnings, never a failure.
+    ge::lint::ReportInfo info;
+    info.file = model;
+    info.root_graph = compiled->graph ? compiled->graph->name() : "";
+    const auto lint_t0 = std::chrono::steady_clock::now();
+    const ge::lint::Diagnostics findings = ge::lint::LintModel(*compiled);
+    spdlog::info("lint: {} finding(s) in {:.3f} s", findings.size(), Seconds(lint_t0));
+    for (const ge::lint::Diagnostic& d : findings) warn(ge::lint::FindingLine(info, d));
+  }
   std::fputs(ge::atc::MemoryLines(*compiled).c_str(), stdout);
   if (compiled->streams.size() > 1) {
     int events = 0;

@@ -6,6 +6,7 @@
 #include <new>
 #include <cstdlib>
 
+#include "common/text_model.h"
 #include "ge/om.h"
 #include "ge/plan/memory_limit.h"
 #include "hal/device.h"
@@ -237,6 +238,7 @@ Result<Model> LoadAnyModel(const std::string& path, CompileOptions options) {
     GE_ASSIGN_OR_RETURN(LoadedOm om, ReadOmFile(path));
     return std::move(om.model);
   }
+  if (IsGraphTextPath(path)) return CompileGraphText(path, std::move(options));
   const bool pb = path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0;
   return ConvertModel(path, pb ? 3 : 5, "", "", std::move(options));
 }

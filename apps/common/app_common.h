@@ -59,7 +59,8 @@ Result<Model> ConvertModel(const std::string& path, int framework, const std::st
 // are reported too. An error only when the file cannot be read as a model.
 Result<tools::PrecheckReport> Precheck(const std::string& path, int framework, const std::string& input_shape,
                                        const std::string& out_nodes, const CompileOptions& options);
-// .om → loaded model; .pb → ConvertModel with framework 3; anything else → framework 5.
+// .om → loaded model; .ge (the IR's text form) → parsed and compiled;
+// .pb → ConvertModel with framework 3; anything else → framework 5.
 Result<Model> LoadAnyModel(const std::string& path, CompileOptions options);
 
 }  // namespace ge::app

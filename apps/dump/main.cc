@@ -8,6 +8,7 @@
 #include <map>
 
 #include "common/app_common.h"
+#include "common/text_model.h"
 #include "common/io_type_flags.h"
 #include "ge/tools/bisect.h"
 #include "ge/tools/dot.h"
@@ -35,7 +36,7 @@ struct CompileFlags {
   std::string broken_pass;  // test only: AFTER[:KIND]
 
   void Add(CLI::App* app, bool model_required) {
-    auto* m = app->add_option("--model", model, "Model: .onnx, TensorFlow frozen .pb, or a compiled .om");
+    auto* m = app->add_option("--model", model, "Model: .onnx, TensorFlow frozen .pb, .ge (the IR's text form), or a compiled .om");
     if (model_required) m->required();
     app->add_option("--input_shape", input_shape, "Input shapes as ge-atc takes them: \"x:1,3,224,224;mask:1,128\"");
     app->add_option("--disable_pass", disable_pass, "Switchable passes to skip, comma-separated (see --list_passes)");
@@ -86,6 +87,7 @@ struct CompileFlags {
       GE_ASSIGN_OR_RETURN(ge::LoadedOm om, ge::ReadOmFile(model));
       return std::move(om.model);
     }
+    if (ge::app::IsGraphTextPath(model)) return ge::app::CompileGraphText(model, options);  // a .ge: the IR as text
     return ge::app::ConvertModel(model, IsPb(model) ? 3 : 5, input_shape, "", options);
   }
 };

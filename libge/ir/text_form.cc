@@ -18,14 +18,14 @@ std::string DescText(const TensorDesc& d, const std::vector<std::string>* names)
 }  // namespace
 
 std::string NodeToText(const Node& n, const DimNames* names) {
-  std::string s = "%" + n.name() + " = " + n.type();
+  std::string s = "%" + NameText(n.name()) + " = " + NameText(n.type());
   if (!n.attrs().empty()) {
     s += "[";
     bool first = true;
     for (const auto& [k, v] : n.attrs()) {
       if (!first) s += ", ";
       first = false;
-      s += k + "=" + AttrToString(v);
+      s += NameText(k) + "=" + AttrToString(v);
     }
     s += "]";
   }
@@ -33,12 +33,12 @@ std::string NodeToText(const Node& n, const DimNames* names) {
   for (size_t i = 0; i < n.num_inputs(); ++i) {
     if (i) s += ", ";
     Endpoint e = n.InputSource(i);
-    s += e.valid() ? "%" + e.node->name() + ":" + std::to_string(e.index) : std::string("_");
+    s += e.valid() ? "%" + NameText(e.node->name()) + ":" + std::to_string(e.index) : std::string("_");
   }
   s += ")";
   if (!n.control_inputs().empty()) {
     s += " ^(";
-    for (size_t i = 0; i < n.control_inputs().size(); ++i) s += (i ? ", %" : "%") + n.control_inputs()[i]->name();
+    for (size_t i = 0; i < n.control_inputs().size(); ++i) s += (i ? ", %" : "%") + NameText(n.control_inputs()[i]->name());
     s += ")";
   }
   s += " -> (";
@@ -53,7 +53,7 @@ std::string NodeToText(const Node& n, const DimNames* names) {
 }
 
 std::string GraphToText(const Graph& g, const DimNames* names) {
-  std::string s = "graph " + g.name() + " {\n";
+  std::string s = "graph " + NameText(g.name()) + " {\n";
   auto order = g.TopologicalOrder();
   std::vector<Node*> nodes = order.ok() ? order.value() : g.nodes();
   for (Node* n : nodes) {
@@ -62,7 +62,7 @@ std::string GraphToText(const Graph& g, const DimNames* names) {
       if (!sg) continue;
       std::string sub = GraphToText(*sg);
       size_t pos = 0;
-      s += "  // subgraph " + k + " of " + n->name() + "\n";
+      s += "  // subgraph " + NameText(k) + " of " + NameText(n->name()) + "\n";
       while (pos < sub.size()) {
         size_t nl = sub.find('\n', pos);
         s += "    " + sub.substr(pos, nl - pos) + "\n";

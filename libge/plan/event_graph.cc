@@ -50,10 +50,9 @@ Result<std::map<int32_t, TaskPos>> Records(const std::vector<StreamTasks>& strea
   return records;
 }
 
-}  // namespace
-
-Status Replay(const std::vector<StreamTasks>& streams, const std::function<void(TaskPos)>& on_task,
-              const std::function<void(TaskPos wait, TaskPos record)>& on_wait) {
+// Replay, and when streams are stuck the cycle of waits in `cycle`.
+Status ReplayFindingCycle(const std::vector<StreamTasks>& streams, const std::function<void(TaskPos)>& on_task,
+                          const std::function<void(TaskPos wait, TaskPos record)>& on_wait, std::vector<CycleWait>* cycle) {
   GE_ASSIGN_OR_RETURN(auto records, Records(streams));
   const size_t n = streams.size();
   std::vector<int32_t> next(n, 0);
@@ -88,15 +87,24 @@ Status Replay(const std::vector<StreamTasks>& streams, const std::function<void(
     s = records.at(streams[s].tasks[next[s]].event).stream;
   }
   const int32_t again = records.at(streams[path.back()].tasks[next[path.back()]].event).stream;
-  std::string cycle;
+  std::string text;
   for (size_t k = static_cast<size_t>(seen[again]); k < path.size(); ++k) {
     const int32_t s = path[k];
     const Task& w = streams[s].tasks[next[s]];
     const TaskPos rec = records.at(w.event);
-    cycle += (cycle.empty() ? "" : ", ") + Where(streams, {s, next[s]}) + " waits for event " + std::to_string(w.event) +
-             " recorded at " + Where(streams, rec);
+    text += (text.empty() ? "" : ", ") + Where(streams, {s, next[s]}) + " waits for event " + std::to_string(w.event) +
+            " recorded at " + Where(streams, rec);
+    if (cycle)
+      cycle->push_back(CycleWait{s, next[s], w.event, rec.stream, rec.index, w.node, streams[rec.stream].tasks[rec.index].node});
   }
-  return Bad("the streams would deadlock, the waits form a cycle: " + cycle);
+  return Bad("the streams would deadlock, the waits form a cycle: " + text);
+}
+
+}  // namespace
+
+Status Replay(const std::vector<StreamTasks>& streams, const std::function<void(TaskPos)>& on_task,
+              const std::function<void(TaskPos wait, TaskPos record)>& on_wait) {
+  return ReplayFindingCycle(streams, on_task, on_wait, nullptr);
 }
 
 Result<HappensBefore> HappensBefore::Build(const std::vector<StreamTasks>& streams) {
@@ -134,5 +142,13 @@ std::optional<TaskPos> HappensBefore::Find(const std::string& node) const {
 namespace ge {
 
 Status CheckEventGraph(const std::vector<StreamTasks>& streams) { return streams::Replay(streams, nullptr, nullptr); }
+
+Result<std::vector<CycleWait>> FindWaitCycle(const std::vector<StreamTasks>& streams) {
+  std::vector<CycleWait> cycle;
+  Status s = streams::ReplayFindingCycle(streams, nullptr, nullptr, &cycle);
+  if (!cycle.empty()) return cycle;
+  if (!s.ok()) return s;
+  return cycle;
+}
 
 }  // namespace ge

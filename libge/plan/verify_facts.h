@@ -10,6 +10,7 @@
 
 #include "ge/model.h"
 #include "ge/plan/happens_before.h"
+#include "ge/plan/verify.h"
 
 namespace ge::verify {
 
@@ -40,5 +41,11 @@ inline std::string TensorName(const Node* n, int out) { return n->name() + ":" +
 
 // verify_memory.cc: sharing, in-place writes and IO bindings.
 Status CheckMemory(const Facts& f);
+// Every pair of tensors CheckMemory's overlap rule rejects (it stops at the
+// first); `f` prepared by PrepareMemoryFacts.
+Status FindOverlaps(const Facts& f, std::vector<MemoryOverlap>* out);
+// verify_model.cc: what FindOverlaps needs (nodes, order, buffers, tasks,
+// happens-before), failing as VerifyModel does when those are broken.
+Status PrepareMemoryFacts(Facts& f);
 
 }  // namespace ge::verify

@@ -138,7 +138,10 @@ class MemoryCheck {
     return true;
   }
 
-  Status CheckOverlaps() const {
+  // Pairs of groups in overlapping memory that may be in use at once, by
+  // their first versions; at most `limit` of them.
+  std::vector<std::pair<int, int>> Overlaps(size_t limit) const {
+    std::vector<std::pair<int, int>> found;
     // Sorted by (segment, offset), each group is compared with the ones that
     // start before its end.
     std::vector<int> order;
@@ -149,22 +152,52 @@ class MemoryCheck {
       const Group& b = groups_[y];
       return a.segment != b.segment ? a.segment < b.segment : a.offset < b.offset;
     });
-    for (size_t i = 0; i < order.size(); ++i) {
+    for (size_t i = 0; i < order.size() && found.size() < limit; ++i) {
       const Group& a = groups_[order[i]];
-      for (size_t j = i + 1; j < order.size(); ++j) {
+      for (size_t j = i + 1; j < order.size() && found.size() < limit; ++j) {
         const Group& b = groups_[order[j]];
         if (b.segment != a.segment || b.offset >= a.offset + a.size) break;
         // Weights and inputs are never written: they only may not overlap.
         const bool read_only = a.segment == Segment::kWeights || a.segment == Segment::kInput;
-        if (read_only || (!GroupBefore(a, b) && !GroupBefore(b, a)))
-          return Fail(Describe(versions_[a.first]) + " at " + Addr(a.segment, a.offset) + " and " +
-                      Describe(versions_[b.first]) + " at " + Addr(b.segment, b.offset) +
-                      " overlap in memory while both may be in use");
+        if (read_only || (!GroupBefore(a, b) && !GroupBefore(b, a))) found.push_back({a.first, b.first});
       }
+    }
+    return found;
+  }
+
+  std::string OverlapText(const std::pair<int, int>& o) const {
+    const Version& a = versions_[o.first];
+    const Version& b = versions_[o.second];
+    const Group& ga = groups_[a.group];
+    const Group& gb = groups_[b.group];
+    return Describe(a) + " at " + Addr(ga.segment, ga.offset) + " and " + Describe(b) + " at " + Addr(gb.segment, gb.offset) +
+           " overlap in memory while both may be in use";
+  }
+
+  Status CheckOverlaps() const {
+    const auto found = Overlaps(1);
+    return found.empty() ? Status::Ok() : Fail(OverlapText(found[0]));
+  }
+
+ public:
+  // FindOverlaps: the versions and every overlap, without the other rules.
+  Status ListOverlaps(std::vector<MemoryOverlap>* out) {
+    GE_RETURN_IF_ERROR(BuildVersions());
+    for (const auto& o : Overlaps(1000)) {
+      MemoryOverlap m;
+      const Version& a = versions_[o.first];
+      const Version& b = versions_[o.second];
+      m.a = TensorName(a.root.first, a.root.second);
+      m.b = TensorName(b.root.first, b.root.second);
+      m.a_node = a.root.first->name();
+      m.b_node = b.root.first->name();
+      m.message = OverlapText(o);
+      out->push_back(std::move(m));
     }
     return Status::Ok();
   }
 
+ private:
   // IO bindings: disjoint, the model's inputs and outputs, and every IO
   // buffer inside one binding (the runtime maps IO addresses to the user's
   // buffers by binding).
@@ -225,5 +258,7 @@ class MemoryCheck {
 }  // namespace
 
 Status CheckMemory(const Facts& f) { return MemoryCheck(f).Run(); }
+
+Status FindOverlaps(const Facts& f, std::vector<MemoryOverlap>* out) { return MemoryCheck(f).ListOverlaps(out); }
 
 }  // namespace ge::verify

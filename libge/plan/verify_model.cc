@@ -293,7 +293,37 @@ Status CheckControlFlowPlans(const Model& model) {
 }
 
 }  // namespace
+
+Status PrepareMemoryFacts(Facts& f) {
+  for (const Node* n : f.model.graph->nodes()) f.nodes[n->name()] = n;
+  GE_ASSIGN_OR_RETURN(f.topo, f.model.graph->TopologicalOrder());
+  GE_RETURN_IF_ERROR(CheckBuffers(f));
+  return CheckTasks(f);
+}
+
 }  // namespace verify
+
+Result<std::vector<MemoryOverlap>> FindMemoryOverlaps(const Model& model) {
+  using namespace verify;
+  if (!model.graph) return Fail("the model has no graph");
+  std::vector<MemoryOverlap> out;
+  if (model.dynamic) {
+    for (size_t i = 0; i < model.partitions.size(); ++i) {
+      GE_ASSIGN_OR_RETURN(Model sub, PartitionModel(model, i));
+      GE_ASSIGN_OR_RETURN(std::vector<MemoryOverlap> more, FindMemoryOverlaps(sub));
+      for (MemoryOverlap& m : more) {
+        if (m.graph.empty()) m.graph = sub.name;
+        out.push_back(std::move(m));
+      }
+    }
+    return out;
+  }
+  if (model.memory.empty() || model.streams.empty()) return Fail("the model has no memory plan or no task lists");
+  Facts f(model);
+  GE_RETURN_IF_ERROR(PrepareMemoryFacts(f));
+  GE_RETURN_IF_ERROR(FindOverlaps(f, &out));
+  return out;
+}
 
 Status VerifyModel(const Model& model) {
   using namespace verify;

@@ -133,4 +133,17 @@ struct StreamTasks {
 // compiler runs it on what it builds, the .om loader on what it reads.
 Status CheckEventGraph(const std::vector<StreamTasks>& streams);
 
+// One wait of a deadlock: the wait task (stream, index) and the record of
+// the event it waits for, which another stuck stream never reaches.
+struct CycleWait {
+  int32_t stream = 0, index = 0;                // the wait task
+  int32_t event = -1;
+  int32_t record_stream = 0, record_index = 0;  // the event's record task
+  std::string wait_node, record_node;           // the tasks' `node`: the kernel the wait precedes, the record follows
+};
+// The cycle of waits that would deadlock the streams (ge-lint E18004),
+// empty when every stream runs to its end. Fails on the event graph's other
+// errors (an event recorded twice, a wait for an event nobody records).
+Result<std::vector<CycleWait>> FindWaitCycle(const std::vector<StreamTasks>& streams);
+
 }  // namespace ge

@@ -1,6 +1,10 @@
 // The stable text form of a graph: what ge-dump prints and diffs. Nodes in
 // topological order, one per line, attributes sorted by name:
 //   %conv1 = Conv[group=1, pads=[1,1,1,1]](%input:0, %w:0) -> (f32[1,64,112,112])
+// Control inputs follow the data inputs as ^(%a, %b); a subgraph follows its
+// node as "// subgraph KEY of NODE" and its indented graph block. Names with
+// characters other than letters, digits and _ . - / @ $ print quoted
+// (%"a b:c"). ParseGraphText (ge/ir/text_parse.h) reads it back.
 #pragma once
 
 #include <map>

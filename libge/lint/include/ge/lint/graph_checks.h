@@ -7,6 +7,10 @@
 
 namespace ge::lint {
 
+// E18001: the IR verifier (ge::VerifyGraph) rejects the graph: names,
+// edges, Data indices, the one NetOutput, cycles, constant sizes.
+void CheckStructure(const Graph& g, Diagnostics* out);
+
 // W18888 (reference 3.5): an output read and written by several nodes whose
 // order no data or control path fixes. Checks subgraphs too.
 void CheckReadWriteOrder(const Graph& g, Diagnostics* out);

@@ -6,6 +6,9 @@
 // TensorRT's engine checks). docs/om-format.md lists the rules.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "ge/model.h"
 
 namespace ge {
@@ -30,5 +33,18 @@ namespace ge {
 //    IO buffer lies inside its binding.
 // Fails with Corrupt naming the first violation.
 Status VerifyModel(const Model& model);
+
+// Two tensors a memory plan puts in overlapping memory while both may be in
+// use (VerifyModel's sharing rule, which stops at the first): ge-lint E18003.
+struct MemoryOverlap {
+  std::string graph;           // "" for the model's graph, else the partition's name
+  std::string a, b;            // "node:output", the first tensors of the two pieces of memory
+  std::string a_node, b_node;
+  std::string message;         // as VerifyModel words it
+};
+// Every such overlap (up to 1000 per graph). Fails, as VerifyModel would,
+// when the plan is broken before that rule can be checked (a buffer outside
+// its segment, a missing task, an event graph that deadlocks ...).
+Result<std::vector<MemoryOverlap>> FindMemoryOverlaps(const Model& model);
 
 }  // namespace ge
