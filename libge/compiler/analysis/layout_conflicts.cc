@@ -1,0 +1,206 @@
+// The classification of reference 3.3.2: always-compatible pairs,
+// always-conflicting pairs, the registry of conditional checkers (their
+// bodies are in layout_checkers.cc), and the walk over a symbol's anchors.
+#include "ge/analysis/layout_conflicts.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ge/ops/memory_alias.h"
+
+namespace ge::analysis {
+
+void RegisterBuiltinLayoutCheckers();  // layout_checkers.cc
+
+namespace {
+
+using A = AnchorAttribute;
+
+struct Registered {
+  std::string name;
+  LayoutChecker fn = nullptr;
+  AnchorAttribute first{};
+};
+
+using Key = std::pair<uint32_t, uint32_t>;  // ordered: smaller bit first
+
+Key KeyOf(AnchorAttribute x, AnchorAttribute y) {
+  const uint32_t a = static_cast<uint32_t>(x), b = static_cast<uint32_t>(y);
+  return a < b ? Key{a, b} : Key{b, a};
+}
+
+std::map<Key, Registered>& RawRegistry() {
+  static std::map<Key, Registered> r;
+  return r;
+}
+
+const std::map<Key, Registered>& Checkers() {
+  static const bool once = (RegisterBuiltinLayoutCheckers(), true);
+  (void)once;
+  return RawRegistry();
+}
+
+// Reference 3.3.2, "absolutely no conflict". REFERENCE_OUTPUT is handled
+// before any table: a variable's memory is the variable's, whatever shares it.
+const std::set<Key>& Compatible() {
+  static const std::set<Key> s{
+      KeyOf(A::kRtsSpecialTypeInput, A::kNormalOutput),
+      KeyOf(A::kUserMemoryOutput, A::kUserMemoryOutput),
+      KeyOf(A::kUserMemoryInput, A::kUserMemoryOutput),
+  };
+  return s;
+}
+
+struct AlwaysConflict {
+  AnchorAttribute first, second;
+  IsolateSide isolate;  // kA: the anchor carrying `first`
+};
+
+// Reference 3.3.2, "absolutely conflicting", in the reference's order. The
+// side: the one whose edge can take a copy without moving user memory or a
+// constant (user outputs are NetOutput inputs; user inputs and immutable
+// outputs own their memory and cannot be moved).
+const std::vector<AlwaysConflict>& Conflicting() {
+  static const std::vector<AlwaysConflict> v{
+      {A::kUserMemoryInput, A::kUnsupportedAddressRefreshOperatorInput, IsolateSide::kB},
+      {A::kUserMemoryInput, A::kRtsSpecialTypeInput, IsolateSide::kB},
+      {A::kUserMemoryOutput, A::kRtsSpecialTypeInput, IsolateSide::kA},
+      {A::kUserMemoryOutput, A::kRtsSpecialTypeOutput, IsolateSide::kA},
+      {A::kUserMemoryOutput, A::kContinuousOutput, IsolateSide::kA},
+      {A::kUserMemoryOutput, A::kNoPaddingContinuousOutput, IsolateSide::kA},
+      {A::kImmutableAddressOutput, A::kRtsSpecialTypeInput, IsolateSide::kB},
+      {A::kImmutableAddressOutput, A::kContinuousInput, IsolateSide::kB},
+      {A::kContinuousInput, A::kNoPaddingContinuousOutput, IsolateSide::kA},
+      {A::kContinuousOutput, A::kNoPaddingContinuousInput, IsolateSide::kB},
+  };
+  return v;
+}
+
+// A copy can go on this anchor's side: an input (on its edge) or an output
+// that is a view of an input (on that input's edge). An output that owns
+// its memory cannot be separated from what reads it from its own side.
+bool Cuttable(const SymbolAnchor& x) { return x.input || AliasedInput(*x.node, static_cast<size_t>(x.index)) >= 0; }
+
+std::vector<AnchorAttribute> Bits(AnchorAttributes set) {
+  std::vector<AnchorAttribute> v;
+  for (int b = 0; b < kNumAnchorAttributes; ++b)
+    if (set & (1u << b)) v.push_back(static_cast<AnchorAttribute>(1u << b));
+  return v;
+}
+
+}  // namespace
+
+bool RegisterLayoutChecker(AnchorAttribute a, AnchorAttribute b, const char* name, LayoutChecker fn) {
+  auto [it, inserted] = RawRegistry().emplace(KeyOf(a, b), Registered{name, fn, a});
+  return inserted;
+}
+
+std::vector<std::string> RegisteredCheckerNames() {
+  std::set<std::string> names;
+  for (const auto& [k, r] : Checkers()) names.insert(r.name);
+  return {names.begin(), names.end()};
+}
+
+PairRule RuleFor(AnchorAttribute x, AnchorAttribute y) {
+  PairRule r;
+  r.first = x;
+  if (x == A::kReferenceOutput || y == A::kReferenceOutput || Compatible().count(KeyOf(x, y))) {
+    r.kind = PairClass::kCompatible;
+    r.name = "always_compatible";
+    return r;
+  }
+  for (const AlwaysConflict& c : Conflicting())
+    if (KeyOf(c.first, c.second) == KeyOf(x, y)) {
+      r.kind = PairClass::kConflict;
+      r.name = "always_conflict";
+      r.first = c.first;
+      r.isolate = c.isolate;
+      return r;
+    }
+  const auto& checkers = Checkers();
+  if (auto it = checkers.find(KeyOf(x, y)); it != checkers.end()) {
+    r.kind = PairClass::kChecker;
+    r.name = it->second.name.c_str();
+    r.checker = it->second.fn;
+    r.first = it->second.first;
+    return r;
+  }
+  r.name = "unlisted";
+  return r;
+}
+
+std::string AnchorName(const SymbolAnchor& a) {
+  return a.node->name() + (a.input ? ".in" : ":") + std::to_string(a.index);
+}
+
+std::string LayoutConflict::Describe() const {
+  return AnchorName(a) + " (" + AnchorAttributeName(attr_a) + ") and " + AnchorName(b) + " (" +
+         AnchorAttributeName(attr_b) + ") share memory: " + checker + "; isolate " + AnchorName(isolate);
+}
+
+std::vector<SymbolAnchor> SymbolAnchors(const std::vector<OutAnchor>& outputs, bool root) {
+  std::vector<SymbolAnchor> v;
+  for (const auto& [n, o] : outputs)
+    v.push_back(SymbolAnchor{n, o, false, OutputAttributes(*n, static_cast<size_t>(o), root)});
+  for (const auto& [n, o] : outputs)
+    for (const Endpoint& c : n->OutputConsumers(static_cast<size_t>(o)))
+      v.push_back(SymbolAnchor{c.node, c.index, true, InputAttributes(*c.node, static_cast<size_t>(c.index), root)});
+  return v;
+}
+
+std::vector<LayoutConflict> ConflictsInSymbol(const std::vector<SymbolAnchor>& anchors, int64_t symbol, bool root) {
+  std::vector<LayoutConflict> out;
+  for (size_t i = 0; i < anchors.size(); ++i)
+    for (size_t j = i + 1; j < anchors.size(); ++j) {
+      const SymbolAnchor &x = anchors[i], &y = anchors[j];
+      if (x == y) continue;
+      bool found = false;  // one conflict per pair of anchors: one copy resolves it
+      for (AnchorAttribute p : Bits(x.attributes)) {
+        for (AnchorAttribute q : Bits(y.attributes)) {
+          const PairRule rule = RuleFor(p, q);
+          if (rule.kind != PairClass::kConflict && rule.kind != PairClass::kChecker) continue;
+          // Orient the pair as the rule names it: `a` carries rule.first.
+          const bool swap = rule.first != p;
+          const SymbolAnchor& a = swap ? y : x;
+          const SymbolAnchor& b = swap ? x : y;
+          CheckerVerdict v{rule.kind == PairClass::kConflict, rule.isolate};
+          if (rule.kind == PairClass::kChecker) v = rule.checker(LayoutCheckContext{a, b, anchors, root});
+          if (!v.conflict) continue;
+          LayoutConflict c;
+          c.symbol = symbol;
+          c.a = a;
+          c.b = b;
+          c.attr_a = swap ? q : p;
+          c.attr_b = swap ? p : q;
+          c.checker = rule.name;
+          c.isolate = v.isolate == IsolateSide::kA ? a : b;
+          const SymbolAnchor& other = v.isolate == IsolateSide::kA ? b : a;
+          if (!Cuttable(c.isolate) && Cuttable(other)) c.isolate = other;
+          out.push_back(std::move(c));
+          found = true;
+          break;
+        }
+        if (found) break;
+      }
+    }
+  return out;
+}
+
+std::vector<LayoutConflict> FindLayoutConflicts(const MemorySymbols& symbols, bool root) {
+  std::vector<LayoutConflict> out;
+  for (size_t s = 0; s < symbols.size(); ++s) {
+    const std::vector<SymbolAnchor> anchors = SymbolAnchors(symbols.Anchors(static_cast<int64_t>(s)), root);
+    if (anchors.size() < 2) continue;
+    std::vector<LayoutConflict> found = ConflictsInSymbol(anchors, static_cast<int64_t>(s), root);
+    out.insert(out.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  }
+  return out;
+}
+
+bool SymbolWouldConflict(const std::vector<OutAnchor>& outputs, bool root) {
+  const std::vector<SymbolAnchor> anchors = SymbolAnchors(outputs, root);
+  return anchors.size() >= 2 && !ConflictsInSymbol(anchors, -1, root).empty();
+}
+
+}  // namespace ge::analysis
