@@ -82,6 +82,13 @@ const std::vector<AlwaysConflict>& Conflicting() {
 // its memory cannot be separated from what reads it from its own side.
 bool Cuttable(const SymbolAnchor& x) { return x.input || AliasedInput(*x.node, static_cast<size_t>(x.index)) >= 0; }
 
+// NORMAL_* and REFERENCE_OUTPUT: no table lists them but as compatible, so
+// an anchor with only these attributes conflicts with nothing.
+constexpr AnchorAttributes kPlain = static_cast<AnchorAttributes>(A::kNormalInput) |
+                                    static_cast<AnchorAttributes>(A::kNormalOutput) |
+                                    static_cast<AnchorAttributes>(A::kReferenceOutput);
+bool Plain(const SymbolAnchor& x) { return (x.attributes & ~kPlain) == 0; }
+
 std::vector<AnchorAttribute> Bits(AnchorAttributes set) {
   std::vector<AnchorAttribute> v;
   for (int b = 0; b < kNumAnchorAttributes; ++b)
@@ -149,40 +156,48 @@ std::vector<SymbolAnchor> SymbolAnchors(const std::vector<OutAnchor>& outputs, b
   return v;
 }
 
+namespace {
+
+// The conflict of one pair of anchors of a symbol (the first conflicting
+// pair of their attributes), if any.
+bool PairConflict(const SymbolAnchor& x, const SymbolAnchor& y, const std::vector<SymbolAnchor>& anchors,
+                  int64_t symbol, bool root, LayoutConflict* out) {
+  if (x == y || Plain(x) || Plain(y)) return false;
+  for (AnchorAttribute p : Bits(x.attributes))
+    for (AnchorAttribute q : Bits(y.attributes)) {
+      const PairRule rule = RuleFor(p, q);
+      if (rule.kind != PairClass::kConflict && rule.kind != PairClass::kChecker) continue;
+      // Orient the pair as the rule names it: `a` carries rule.first.
+      const bool swap = rule.first != p;
+      const SymbolAnchor& a = swap ? y : x;
+      const SymbolAnchor& b = swap ? x : y;
+      CheckerVerdict v{rule.kind == PairClass::kConflict, rule.isolate};
+      if (rule.kind == PairClass::kChecker) v = rule.checker(LayoutCheckContext{a, b, anchors, root});
+      if (!v.conflict) continue;
+      LayoutConflict& c = *out;
+      c.symbol = symbol;
+      c.a = a;
+      c.b = b;
+      c.attr_a = swap ? q : p;
+      c.attr_b = swap ? p : q;
+      c.checker = rule.name;
+      c.isolate = v.isolate == IsolateSide::kA ? a : b;
+      const SymbolAnchor& other = v.isolate == IsolateSide::kA ? b : a;
+      if (!Cuttable(c.isolate) && Cuttable(other)) c.isolate = other;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
 std::vector<LayoutConflict> ConflictsInSymbol(const std::vector<SymbolAnchor>& anchors, int64_t symbol, bool root) {
   std::vector<LayoutConflict> out;
+  // One conflict per pair of anchors: one copy resolves it.
   for (size_t i = 0; i < anchors.size(); ++i)
     for (size_t j = i + 1; j < anchors.size(); ++j) {
-      const SymbolAnchor &x = anchors[i], &y = anchors[j];
-      if (x == y) continue;
-      bool found = false;  // one conflict per pair of anchors: one copy resolves it
-      for (AnchorAttribute p : Bits(x.attributes)) {
-        for (AnchorAttribute q : Bits(y.attributes)) {
-          const PairRule rule = RuleFor(p, q);
-          if (rule.kind != PairClass::kConflict && rule.kind != PairClass::kChecker) continue;
-          // Orient the pair as the rule names it: `a` carries rule.first.
-          const bool swap = rule.first != p;
-          const SymbolAnchor& a = swap ? y : x;
-          const SymbolAnchor& b = swap ? x : y;
-          CheckerVerdict v{rule.kind == PairClass::kConflict, rule.isolate};
-          if (rule.kind == PairClass::kChecker) v = rule.checker(LayoutCheckContext{a, b, anchors, root});
-          if (!v.conflict) continue;
-          LayoutConflict c;
-          c.symbol = symbol;
-          c.a = a;
-          c.b = b;
-          c.attr_a = swap ? q : p;
-          c.attr_b = swap ? p : q;
-          c.checker = rule.name;
-          c.isolate = v.isolate == IsolateSide::kA ? a : b;
-          const SymbolAnchor& other = v.isolate == IsolateSide::kA ? b : a;
-          if (!Cuttable(c.isolate) && Cuttable(other)) c.isolate = other;
-          out.push_back(std::move(c));
-          found = true;
-          break;
-        }
-        if (found) break;
-      }
+      LayoutConflict c;
+      if (PairConflict(anchors[i], anchors[j], anchors, symbol, root, &c)) out.push_back(std::move(c));
     }
   return out;
 }
@@ -198,9 +213,24 @@ std::vector<LayoutConflict> FindLayoutConflicts(const MemorySymbols& symbols, bo
   return out;
 }
 
-bool SymbolWouldConflict(const std::vector<OutAnchor>& outputs, bool root) {
-  const std::vector<SymbolAnchor> anchors = SymbolAnchors(outputs, root);
-  return anchors.size() >= 2 && !ConflictsInSymbol(anchors, -1, root).empty();
+bool MergeWouldConflict(const std::vector<OutAnchor>& symbol, const std::vector<OutAnchor>& added, bool root) {
+  std::vector<SymbolAnchor> fresh = SymbolAnchors(added, root);
+  // Plain anchors conflict with nothing (no table lists NORMAL_* but as
+  // compatible): the common case costs the new anchors only.
+  bool plain = true;
+  for (const SymbolAnchor& a : fresh) plain = plain && Plain(a);
+  if (plain) return false;
+  std::vector<SymbolAnchor> anchors = SymbolAnchors(symbol, root);
+  const size_t old_size = anchors.size();
+  for (SymbolAnchor& a : fresh) anchors.push_back(std::move(a));
+  // Only pairs with a new anchor: what the symbol had before, it keeps
+  // either way (and the planner runs after the pass that removes it).
+  for (size_t j = old_size; j < anchors.size(); ++j)
+    for (size_t i = 0; i < j; ++i) {
+      LayoutConflict c;
+      if (PairConflict(anchors[i], anchors[j], anchors, -1, root, &c)) return true;
+    }
+  return false;
 }
 
 }  // namespace ge::analysis

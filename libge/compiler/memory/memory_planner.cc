@@ -181,9 +181,7 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
         // Reference 3.4 IsGraphExistMemConflictSymbol: the merged symbol
         // must not carry incompatible anchor attributes.
         if (ok) {
-          std::vector<analysis::OutAnchor> merged(syms[cand].members.begin(), syms[cand].members.end());
-          merged.push_back(key);
-          if (analysis::SymbolWouldConflict(merged, options.root)) ok = false;
+          if (analysis::MergeWouldConflict(syms[cand].members, {key}, options.root)) ok = false;
         }
         if (ok) joined = cand;
       }

@@ -73,7 +73,9 @@ TEST(LayoutRules, LookupIsSymmetric) {
       EXPECT_EQ(xy.kind, yx.kind) << analysis::AnchorAttributeName(x) << " " << analysis::AnchorAttributeName(y);
       EXPECT_STREQ(xy.name, yx.name);
       // A table entry or a checker has one orientation, whichever way asked.
-      if (xy.kind == PairClass::kConflict || xy.kind == PairClass::kChecker) EXPECT_EQ(xy.first, yx.first);
+      if (xy.kind == PairClass::kConflict || xy.kind == PairClass::kChecker) {
+        EXPECT_EQ(xy.first, yx.first);
+      }
     }
 }
 

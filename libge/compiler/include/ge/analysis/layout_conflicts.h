@@ -100,7 +100,10 @@ std::vector<LayoutConflict> ConflictsInSymbol(const std::vector<SymbolAnchor>& a
 std::vector<LayoutConflict> FindLayoutConflicts(const MemorySymbols& symbols, bool root);
 
 // GE's MemLayoutConflictUtil::IsGraphExistMemConflictSymbol for a merge the
-// memory planner considers: would one symbol made of `outputs` conflict?
-bool SymbolWouldConflict(const std::vector<OutAnchor>& outputs, bool root);
+// memory planner considers: would joining the outputs `added` to the symbol
+// of `symbol`'s outputs create a conflict? Only pairs with an anchor of
+// `added` are checked (a new conflict), so a chain of k merges costs O(k^2)
+// pair checks, not O(k^3).
+bool MergeWouldConflict(const std::vector<OutAnchor>& symbol, const std::vector<OutAnchor>& added, bool root);
 
 }  // namespace ge::analysis
