@@ -35,8 +35,17 @@ std::map<Key, Registered>& RawRegistry() {
   return r;
 }
 
+bool registering_builtins = false;
+
+// The built-in checkers are registered on first use, before anything else
+// (a later registration of one of their pairs is then refused, not theirs).
 const std::map<Key, Registered>& Checkers() {
-  static const bool once = (RegisterBuiltinLayoutCheckers(), true);
+  static const bool once = [] {
+    registering_builtins = true;
+    RegisterBuiltinLayoutCheckers();
+    registering_builtins = false;
+    return true;
+  }();
   (void)once;
   return RawRegistry();
 }
@@ -99,6 +108,7 @@ std::vector<AnchorAttribute> Bits(AnchorAttributes set) {
 }  // namespace
 
 bool RegisterLayoutChecker(AnchorAttribute a, AnchorAttribute b, const char* name, LayoutChecker fn) {
+  if (!registering_builtins) (void)Checkers();
   auto [it, inserted] = RawRegistry().emplace(KeyOf(a, b), Registered{name, fn, a});
   return inserted;
 }
@@ -139,6 +149,14 @@ PairRule RuleFor(AnchorAttribute x, AnchorAttribute y) {
 
 std::string AnchorName(const SymbolAnchor& a) {
   return a.node->name() + (a.input ? ".in" : ":") + std::to_string(a.index);
+}
+
+bool InvolvesContinuous(const LayoutConflict& c) {
+  for (A x : {c.attr_a, c.attr_b})
+    if (x == A::kContinuousInput || x == A::kContinuousOutput || x == A::kNoPaddingContinuousInput ||
+        x == A::kNoPaddingContinuousOutput)
+      return true;
+  return false;
 }
 
 std::string LayoutConflict::Describe() const {

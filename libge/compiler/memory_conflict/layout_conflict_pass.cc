@@ -7,6 +7,8 @@
 // (docs/memory-conflicts.md "Subgraph isolation").
 #include <spdlog/spdlog.h>
 
+#include <vector>
+
 #include "ge/analysis/layout_conflicts.h"
 #include "ge/ops/memory_alias.h"
 #include "ge/ops/memory_semantics.h"
@@ -23,13 +25,13 @@ std::pair<Node*, int> CutFor(const analysis::SymbolAnchor& x) {
   return {n, AliasedInput(*n, static_cast<size_t>(x.index))};
 }
 
-Status ResolveGraph(Graph& g, bool root) {
+Status ResolveGraph(Graph& g, bool root, bool continuous) {
   for (Node* n : g.nodes()) {
     // Gear and partition subgraphs are whole compiled models, as in the pass manager.
     if (n->subgraphs().empty() || n->type() == op::kPartitionedCall || n->type() == op::kGearCase) continue;
     for (auto& [name, sub] : n->subgraphs()) {
       if (!sub) continue;
-      Status s = ResolveGraph(*sub, false);
+      Status s = ResolveGraph(*sub, false, continuous);
       if (!s.ok()) return s.Annotated("node " + n->Label() + ", subgraph '" + name + "'");
     }
   }
@@ -41,7 +43,9 @@ Status ResolveGraph(Graph& g, bool root) {
   for (const Node* n : g.nodes()) edges += n->num_inputs();
   for (size_t round = 0;; ++round) {
     GE_ASSIGN_OR_RETURN(const analysis::MemorySymbols symbols, analysis::MemorySymbols::Build(g));
-    const std::vector<analysis::LayoutConflict> conflicts = analysis::FindLayoutConflicts(symbols, root);
+    std::vector<analysis::LayoutConflict> conflicts = analysis::FindLayoutConflicts(symbols, root);
+    if (!continuous)
+      std::erase_if(conflicts, [](const analysis::LayoutConflict& c) { return analysis::InvolvesContinuous(c); });
     if (conflicts.empty()) return Status::Ok();
     if (round > edges)
       return Internal("memory_layout_conflict: no progress after " + std::to_string(round) +
@@ -55,10 +59,12 @@ Status ResolveGraph(Graph& g, bool root) {
   }
 }
 
-Status HandleLayoutConflicts(Graph& g, const PassContext&) { return ResolveGraph(g, true); }
-
 }  // namespace
 
-Pass LayoutConflictPass() { return OptionalPass("memory_layout_conflict", "memory", HandleLayoutConflicts); }
+Pass LayoutConflictPass(bool continuous) {
+  return OptionalPass("memory_layout_conflict", "memory", [continuous](Graph& g, const PassContext&) {
+    return ResolveGraph(g, true, continuous);
+  });
+}
 
 }  // namespace ge

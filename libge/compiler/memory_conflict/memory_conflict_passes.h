@@ -3,13 +3,16 @@
 // anchors sharing memory must not share it.
 #pragma once
 
+#include "ge/analysis/layout_conflicts.h"
 #include "pass.h"
 
 namespace ge {
 
 Pass HcclMemcpyPass();  // hccl_memcpy: reference 3.1.1 / 3.1.2, collectives in place on their input
 Pass RwConflictPass();  // memory_rw_conflict: reference 3.2, the decision matrix
-Pass LayoutConflictPass();  // memory_layout_conflict: reference 3.3, symbol-level layout conflicts
+// memory_layout_conflict: reference 3.3, symbol-level layout conflicts;
+// `continuous`: also the continuous family's (see kPlansLayOutContinuousBlocks).
+Pass LayoutConflictPass(bool continuous = analysis::kPlansLayOutContinuousBlocks);
 Pass InplaceSupportCheckPass();  // inplace_support_check: reference 3.1.4, marks _inplace_support_input_index
 
 }  // namespace ge

@@ -12,6 +12,9 @@ namespace ge::lint {
 // nodes = the two anchors' nodes (the one to isolate first), the message
 // naming the anchors, their attribute pair and the checker. Checks
 // control-flow subgraphs too (their Data / NetOutput are not user memory).
+// Conflicts of the continuous family are reported once plans lay continuous
+// blocks out (analysis::kPlansLayOutContinuousBlocks); until then they are
+// not conflicts of the compiled model.
 void CheckLayoutConflicts(const Graph& g, Diagnostics* out);
 
 }  // namespace ge::lint
