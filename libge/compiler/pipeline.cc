@@ -64,6 +64,9 @@ PassManager BuildPipeline() {
   pm.Add(HcclMemcpyPass());  // first: it marks what memory_rw_conflict skips
   pm.Add(AtomicAddrCleanPass());
   pm.Add(RwConflictPass());
+  pm.Add(LayoutConflictPass());  // after the RW copies: it sees the symbols they leave
+  // Last: the marks describe the final consumers (the copies above change them).
+  pm.Add(InSubgraphsToo(InplaceSupportCheckPass()));
 
   // partition. Last: the clusters are the final nodes. A static graph is
   // left as it is.

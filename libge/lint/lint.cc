@@ -5,6 +5,7 @@
 #include "ge/lint/lint.h"
 
 #include "ge/lint/graph_checks.h"
+#include "ge/lint/layout_checks.h"
 #include "ge/lint/plan_checks.h"
 
 namespace ge::lint {
@@ -13,8 +14,8 @@ const std::vector<GraphCheck>& GraphChecks() {
   static const std::vector<GraphCheck> kChecks = {
       {"E18001", Severity::kError, "the graph breaks an IR invariant (names, edges, Data indices, NetOutput, cycles, constants)",
        CheckStructure},
-      // E18005 (layout conflicts) goes here: the lead adds its row once the
-      // check (its own file) lands.
+      {"E18005", Severity::kError, "two anchors share memory whose attributes the layout rules say cannot share it",
+       CheckLayoutConflicts},
       {"W18888", Severity::kWarning, "memory written and read (or written twice) by nodes no data or control path orders",
        CheckReadWriteOrder},
   };

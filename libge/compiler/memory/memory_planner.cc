@@ -6,10 +6,12 @@
 #include <map>
 #include <optional>
 
+#include "ge/analysis/layout_conflicts.h"
 #include "ge/analysis/memory_symbols.h"
 #include "ge/plan/happens_before.h"
 #include "ge_base/checked_math.h"
 #include "ge/ops/memory_alias.h"
+#include "ge/ops/memory_semantics.h"
 #include "ge/ops/op_registry.h"
 
 namespace ge::memory {
@@ -56,6 +58,40 @@ Result<std::vector<std::vector<char>>> StreamConflicts(const std::vector<Sym>& s
   for (size_t a = 0; a < n; ++a)
     for (size_t b = a + 1; b < n; ++b) out[a][b] = out[b][a] = !(all_before(a, b) || all_before(b, a));
   return out;
+}
+
+// Output i of n may be computed over input i: the kernel can (the op
+// registry's in-place outputs, same index), and with inplace_requires_mark
+// the inplace_support_check pass marked input i.
+bool InplaceCandidate(const Node& n, size_t i, const OpDef* def, const PlanOptions& options) {
+  if (!def || std::find(def->memory.inplace_outputs.begin(), def->memory.inplace_outputs.end(), static_cast<int>(i)) ==
+                  def->memory.inplace_outputs.end())
+    return false;
+  if (!options.inplace_requires_mark) return true;
+  const std::vector<int64_t> marked = n.GetInts(kAttrInplaceSupportInputIndex);
+  return std::find(marked.begin(), marked.end(), static_cast<int64_t>(i)) != marked.end();
+}
+
+// Reference 3.4's read filter: memory of a model input, a constant or a
+// variable (or a view of one) is never overwritten in place.
+bool ReadOnlySource(const Sym& sym) {
+  if (sym.root->type() == op::kData || sym.root->type() == op::kConst || IsVariable(*sym.root)) return true;
+  for (const auto& [m, o] : sym.members)
+    if (ReferencedVariable(*m, static_cast<size_t>(o))) return true;
+  return false;
+}
+
+// Reference 3.4's write filter: an output that must sit in a continuous
+// block (its own op's, or a consumer's) or that is a variable's memory is
+// laid out by those rules, not by an input's place.
+bool NeedsOwnLayout(const Node& n, size_t out) {
+  const MemorySemantics& m = SemanticsOf(n);
+  if (m.continuous_output || m.nopadding_continuous_output || ReferencedVariable(n, out)) return true;
+  for (const Endpoint& c : n.OutputConsumers(out)) {
+    const MemorySemantics& cm = SemanticsOf(*c.node);
+    if (cm.continuous_input || cm.nopadding_continuous_input) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -124,12 +160,12 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
       // says whose (the alias rule, transitively).
       if (const analysis::OutAnchor root = symbols.Root(n, static_cast<int>(i)); root != key)
         joined = sym_of.at({root.first, root.second});
-      if (joined < 0 && options.inplace && def &&
-          std::find(def->memory.inplace_outputs.begin(), def->memory.inplace_outputs.end(), static_cast<int>(i)) !=
-              def->memory.inplace_outputs.end()) {
+      if (joined < 0 && options.inplace && InplaceCandidate(*n, i, def, options)) {
         const int64_t cand = input_symbol(static_cast<int>(i));
+        // Size, liveness (every member dies here) and the read filter: not
+        // the memory of a source the model must keep (Data, Const, Variable).
         bool ok = cand >= 0 && syms[cand].size == bytes && syms[cand].last == s && !syms[cand].graph_output &&
-                  syms[cand].root->type() != op::kData && syms[cand].root->type() != op::kConst;
+                  !ReadOnlySource(syms[cand]) && !NeedsOwnLayout(*n, i);
         // Another input reading the same memory would see it half-overwritten.
         for (size_t k = 0; ok && k < n->num_inputs(); ++k)
           if (k != i && input_symbol(static_cast<int>(k)) == cand) ok = false;
@@ -141,6 +177,11 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
           for (const auto& [m, o] : syms[cand].members) accesses(m, o, touch);
           for (const streams::TaskPos& t : touch)
             if (!self || (!(t.stream == self->stream && t.index == self->index) && !hb->Before(t, *self))) ok = false;
+        }
+        // Reference 3.4 IsGraphExistMemConflictSymbol: the merged symbol
+        // must not carry incompatible anchor attributes.
+        if (ok) {
+          if (analysis::MergeWouldConflict(syms[cand].members, {key}, options.root)) ok = false;
         }
         if (ok) joined = cand;
       }

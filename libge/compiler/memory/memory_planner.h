@@ -15,6 +15,14 @@ struct PlanOptions {
   int64_t alignment = 64;  // a power of two
   bool reuse = true;       // false: every feature-map buffer its own range
   bool inplace = true;     // let in-place capable ops write over a dying input
+  // Reference 3.1.4 / 3.4 literally: merge in place only where the
+  // inplace_support_check pass marked the input (`_inplace_support_input_index`).
+  // Off: the planner's liveness rule alone, which takes every merge the mark
+  // allows and more (docs/memory-conflicts.md "In-place").
+  bool inplace_requires_mark = false;
+  // The graph is the model's root graph: its Data / NetOutput are the user's
+  // memory (the layout-conflict check of a merge reads it).
+  bool root = true;
   // The streams stage's schedule. With more than one stream, two tensors
   // share memory only if every access of one happens before the write of
   // the other in every interleaving (stream order and events); null or one
