@@ -12,15 +12,6 @@
 namespace ge::lint {
 namespace {
 
-const char* Level(Severity s) {
-  switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "none";
-}
-
 // A path as a URI reference: percent-encodes what may not appear bare.
 std::string UriOf(const std::string& path) {
   static const char* kHex = "0123456789ABCDEF";
@@ -54,7 +45,7 @@ std::string SarifReport(const ReportInfo& info, const Diagnostics& d) {
     jrules.push_back({{"id", r.code},
                       {"shortDescription", {{"text", r.title}}},
                       {"helpUri", "docs/lint.md#" + Lower(r.code)},
-                      {"defaultConfiguration", {{"level", Level(r.severity)}}}});
+                      {"defaultConfiguration", {{"level", SeverityName(r.severity)}}}});
   }
   const std::string uri = UriOf(info.file);
   json results = json::array();
@@ -65,7 +56,7 @@ std::string SarifReport(const ReportInfo& info, const Diagnostics& d) {
     if (logical.empty()) logical.push_back({{"name", graph}, {"fullyQualifiedName", graph}, {"kind", "module"}});
     json result = {{"ruleId", x.code}};
     if (index.count(x.code)) result["ruleIndex"] = index[x.code];
-    result["level"] = Level(x.severity);
+    result["level"] = SeverityName(x.severity);  // SARIF levels are our severity names
     result["message"] = {{"text", x.message}};
     result["locations"] = json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", uri}}}}}, {"logicalLocations", logical}}});
     results.push_back(std::move(result));
