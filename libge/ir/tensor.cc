@@ -8,12 +8,18 @@
 namespace ge {
 
 Tensor::Tensor(TensorDesc desc, const void* data, size_t bytes)
-    : desc_(std::move(desc)),
-      bytes_(std::make_shared<const std::vector<uint8_t>>(static_cast<const uint8_t*>(data),
-                                                          static_cast<const uint8_t*>(data) + bytes)) {}
+    : Tensor(std::move(desc), std::vector<uint8_t>(static_cast<const uint8_t*>(data),
+                                                   static_cast<const uint8_t*>(data) + bytes)) {}
 
-Tensor::Tensor(TensorDesc desc, std::vector<uint8_t> bytes)
-    : desc_(std::move(desc)), bytes_(std::make_shared<const std::vector<uint8_t>>(std::move(bytes))) {}
+Tensor::Tensor(TensorDesc desc, std::vector<uint8_t> bytes) : desc_(std::move(desc)) {
+  auto owned = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  data_ = owned->data();
+  size_ = owned->size();
+  owner_ = std::move(owned);
+}
+
+Tensor::Tensor(TensorDesc desc, std::shared_ptr<const void> owner, const void* data, size_t bytes)
+    : desc_(std::move(desc)), owner_(std::move(owner)), data_(static_cast<const uint8_t*>(data)), size_(bytes) {}
 
 namespace {
 template <typename Out>

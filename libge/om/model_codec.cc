@@ -1,6 +1,7 @@
 #include "model_codec.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string_view>
@@ -24,13 +25,48 @@ void EncodeDesc(const TensorDesc& d, TensorDescDef* out) {
 struct WeightsOut {
   std::string* bytes;
   std::unordered_multimap<size_t, uint64_t> by_hash;  // hash of the bytes -> offset
+  std::unordered_map<const Node*, uint64_t> planned;  // root Const -> its plan offset, already written
 };
+
+// The root graph's constants at their plan offsets: the section starts as
+// the plan's weights segment, byte for byte, gaps zero.
+void LayOutPlannedWeights(const Model& model, WeightsOut* weights) {
+  const MemoryPlan& plan = model.memory;
+  if (plan.buffers.empty() || plan.weights_size <= 0) return;
+  std::map<std::string, const Node*> consts;
+  for (const Node* n : model.graph->nodes())
+    if (n->type() == op::kConst) consts[n->name()] = n;
+  std::vector<std::pair<const Node*, uint64_t>> placed;
+  for (const BufferPlan& b : plan.buffers) {
+    if (b.segment != Segment::kWeights || b.output != 0) continue;
+    auto it = consts.find(b.node);
+    if (it == consts.end()) continue;  // a Reshape of a constant shares its bytes
+    const Tensor* t = it->second->GetTensor("value");
+    if (!t || static_cast<int64_t>(t->size()) != b.size || b.offset < 0 || b.offset % kSectionAlignment != 0 ||
+        b.offset + b.size > plan.weights_size)
+      return;  // not a plan this layout can follow: constants go one after another
+    placed.emplace_back(it->second, static_cast<uint64_t>(b.offset));
+  }
+  std::string& section = *weights->bytes;
+  section.assign(static_cast<size_t>(plan.weights_size), '\0');
+  for (const auto& [n, offset] : placed) {
+    const Tensor* t = n->GetTensor("value");
+    if (t->size()) std::memcpy(section.data() + offset, t->data(), t->size());
+    weights->planned[n] = offset;
+    const std::string_view bytes(reinterpret_cast<const char*>(t->data()), t->size());
+    weights->by_hash.emplace(std::hash<std::string_view>{}(bytes), offset);
+  }
+}
 
 Status EncodeGraph(const Graph& g, GraphDef* def, WeightsOut* weights);
 
-void AppendWeights(const Tensor& t, ConstTensorDef* out, WeightsOut* weights) {
+void AppendWeights(const Tensor& t, ConstTensorDef* out, WeightsOut* weights, const Node* owner) {
   EncodeDesc(t.desc(), out->mutable_desc());
   out->set_size(t.size());
+  if (auto p = weights->planned.find(owner); p != weights->planned.end()) {
+    out->set_weight_offset(p->second);  // written at its plan offset already
+    return;
+  }
   const std::string_view bytes(reinterpret_cast<const char*>(t.data()), t.size());
   const size_t hash = std::hash<std::string_view>{}(bytes);
   std::string& section = *weights->bytes;
@@ -46,7 +82,9 @@ void AppendWeights(const Tensor& t, ConstTensorDef* out, WeightsOut* weights) {
   weights->by_hash.emplace(hash, aligned);
 }
 
-Status EncodeAttr(const std::string& name, const AttrValue& v, AttrDef* out, WeightsOut* weights) {
+// `owner` is the node the attribute belongs to (its planned "value" goes to
+// its plan offset); nullptr elsewhere.
+Status EncodeAttr(const std::string& name, const AttrValue& v, AttrDef* out, WeightsOut* weights, const Node* owner) {
   out->set_name(name);
   if (auto* x = std::get_if<int64_t>(&v)) out->set_i(*x);
   else if (auto* x = std::get_if<float>(&v)) out->set_f(*x);
@@ -55,7 +93,7 @@ Status EncodeAttr(const std::string& name, const AttrValue& v, AttrDef* out, Wei
   else if (auto* x = std::get_if<std::vector<int64_t>>(&v)) for (int64_t e : *x) out->mutable_ints()->add_values(e);
   else if (auto* x = std::get_if<std::vector<float>>(&v)) for (float e : *x) out->mutable_floats()->add_values(e);
   else if (auto* x = std::get_if<std::vector<std::string>>(&v)) for (const auto& e : *x) out->mutable_strings()->add_values(e);
-  else if (auto* x = std::get_if<Tensor>(&v)) AppendWeights(*x, out->mutable_tensor(), weights);
+  else if (auto* x = std::get_if<Tensor>(&v)) AppendWeights(*x, out->mutable_tensor(), weights, name == "value" ? owner : nullptr);
   else if (auto* x = std::get_if<std::shared_ptr<Graph>>(&v)) {
     if (!*x) return Internal("attribute " + name + " holds a null graph");
     GE_RETURN_IF_ERROR(EncodeGraph(**x, out->mutable_graph(), weights));
@@ -76,7 +114,7 @@ Status EncodeGraph(const Graph& g, GraphDef* def, WeightsOut* weights) {
     NodeDef* nd = def->add_nodes();
     nd->set_name(n->name());
     nd->set_type(n->type());
-    for (const auto& [k, v] : n->attrs()) GE_RETURN_IF_ERROR(EncodeAttr(k, v, nd->add_attrs(), weights));
+    for (const auto& [k, v] : n->attrs()) GE_RETURN_IF_ERROR(EncodeAttr(k, v, nd->add_attrs(), weights, n));
     for (size_t i = 0; i < n->num_inputs(); ++i) {
       InputRef* in = nd->add_inputs();
       Endpoint e = n->InputSource(i);
@@ -101,6 +139,7 @@ Status EncodeGraph(const Graph& g, GraphDef* def, WeightsOut* weights) {
 struct Decoder {
   const uint8_t* weights;
   uint64_t weights_size;
+  std::shared_ptr<const void> owner;  // set: constants view the weights in place
   int depth = 0;
   std::map<std::pair<uint64_t, uint64_t>, Tensor> read;  // (offset, size) -> the tensor made of it
 
@@ -137,7 +176,8 @@ struct Decoder {
     // A range read before (the gears' shared weights) shares its bytes too.
     auto& cached = read[{t.weight_offset(), t.size()}];
     if (cached.size() == t.size() && cached.desc() == desc) return cached;
-    cached = Tensor(desc, weights + t.weight_offset(), t.size());
+    cached = owner ? Tensor(desc, owner, weights + t.weight_offset(), t.size())
+                   : Tensor(desc, weights + t.weight_offset(), t.size());
     return cached;
   }
 
@@ -232,7 +272,8 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
     o->set_key(k);
     o->set_value(v);
   }
-  WeightsOut out{weights, {}};
+  WeightsOut out{weights, {}, {}};
+  LayOutPlannedWeights(model, &out);
   GE_RETURN_IF_ERROR(EncodeGraph(*model.graph, def->mutable_graph(), &out));
   EncodePlan(model, def);
   def->set_dynamic(model.dynamic);
@@ -252,14 +293,15 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
   return Status::Ok();
 }
 
-Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t weights_size) {
+Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t weights_size,
+                          std::shared_ptr<const void> owner) {
   Model m;
   m.name = def.name();
   m.producer = def.producer();
   m.framework = def.framework();
   m.source_sha256 = def.source_sha256();
   m.target = def.target();
-  Decoder dec{weights, weights_size, 0, {}};
+  Decoder dec{weights, weights_size, std::move(owner), 0, {}};
   for (const auto& io : def.inputs()) {
     GE_ASSIGN_OR_RETURN(TensorDesc d, dec.Desc(io.desc(), "input " + io.name()));
     m.inputs.push_back({io.name(), d});

@@ -2,6 +2,7 @@
 // weights blob; the proto holds (offset, size) references into it.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "ge/model.h"
@@ -9,10 +10,15 @@
 
 namespace ge::om {
 
-// Appends every distinct tensor's bytes to `weights` once (64-byte aligned;
-// equal constants share one range) while encoding.
+// Writes `weights` as the plan's weights segment, every planned constant at
+// its plan offset (so a loader can use the section in place), then appends
+// every other distinct tensor's bytes once (64-byte aligned; equal constants
+// share one range).
 Status EncodeModel(const Model& model, ModelDef* def, std::string* weights);
 // Checks every reference (weights ranges, node inputs, dtypes) while decoding.
-Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t weights_size);
+// With an `owner`, constants are views into `weights` that keep it alive;
+// without, they are copies.
+Result<Model> DecodeModel(const ModelDef& def, const uint8_t* weights, uint64_t weights_size,
+                          std::shared_ptr<const void> owner = nullptr);
 
 }  // namespace ge::om

@@ -2,11 +2,10 @@
 // (size, magic, version, header CRC, table, sections, model) so the first
 // failure names the outermost thing that is wrong.
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "ge/om.h"
+#include "ge_base/mapped_file.h"
 #include "ge_proto/protobuf_log.h"
 #include "model_codec.h"
 #include "om_layout.h"
@@ -37,6 +36,10 @@ bool AllZero(const uint8_t* p, size_t n) {
 }  // namespace
 
 Result<LoadedOm> ParseOm(const void* data, size_t size, const std::string& origin) {
+  return ParseOm(nullptr, data, size, origin);
+}
+
+Result<LoadedOm> ParseOm(std::shared_ptr<const void> owner, const void* data, size_t size, const std::string& origin) {
   RouteProtobufLogsToSpdlog();  // stderr is for the one error line
   const auto* bytes = static_cast<const uint8_t*>(data);
   if (size < om::kHeaderSize) return Bad(origin, "file of " + std::to_string(size) + " bytes is shorter than the header");
@@ -91,10 +94,11 @@ Result<LoadedOm> ParseOm(const void* data, size_t size, const std::string& origi
   if (model_def->size > (uint64_t{1} << 31) - 1) return Bad(origin, "model_def section larger than 2 GiB");
   if (!def.ParseFromArray(bytes + model_def->offset, static_cast<int>(model_def->size)))
     return Bad(origin, "model_def section does not parse");
-  auto model = om::DecodeModel(def, bytes + weights->offset, weights->size);
+  auto model = om::DecodeModel(def, bytes + weights->offset, weights->size, owner);
   if (!model.ok()) return Bad(origin, model.status().message());
   LoadedOm out;
   out.model = std::move(model).value();
+  if (owner) out.model.weights_image = {std::move(owner), bytes + weights->offset, weights->size};
   out.version_major = h.version_major;
   out.version_minor = h.version_minor;
   out.weights_size = weights->size;
@@ -102,16 +106,10 @@ Result<LoadedOm> ParseOm(const void* data, size_t size, const std::string& origi
 }
 
 Result<LoadedOm> ReadOmFile(const std::string& path) {
-  if (std::error_code ec; std::filesystem::is_directory(path, ec)) return IoError(path + ": is a directory, not a file");
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) return NotFound(path + ": no such file");
-  const std::streamoff size = f.tellg();
-  if (size < 0) return IoError(path + ": cannot read");
-  std::string bytes(static_cast<size_t>(size), '\0');
-  f.seekg(0);
-  f.read(bytes.data(), size);
-  if (!f) return IoError(path + ": read failed");
-  return ParseOm(bytes.data(), bytes.size(), path);
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path));
+  const uint8_t* data = file->data();
+  const size_t size = file->size();
+  return ParseOm(std::move(file), data, size, path);
 }
 
 }  // namespace ge

@@ -1,6 +1,8 @@
 #include "common/program.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -118,22 +120,54 @@ Status InitRuntimeParams(const Model& model, NodeIndex& by_name, Program& p) {
 // The weights segment, every constant at its plan offset; kernels see their
 // constant inputs there (const_inputs) and may pre-pack them (GE's
 // InitWeightMem).
-Status InitWeightMem(const NodeIndex& by_name, Program& p, WeightPool* pool) {
-  GE_ASSIGN_OR_RETURN(hal::DeviceBuffer w, p.device->Allocate(std::max<int64_t>(p.plan.weights_size, 1)));
-  std::memset(w.data(), 0, w.size());  // the alignment gaps too: equal segments compare equal (WeightPool)
-  size_t copied = 0;
+// Whether every constant of the plan already lies at its offset in the
+// model's weights image (a .om written by ge-atc, mapped): then that image is
+// the weights segment as it is.
+bool ImageIsSegment(const Model& model, const NodeIndex& by_name, const Program& p) {
+  const Model::WeightsImage& img = model.weights_image;
+  if (!img.data || p.plan.weights_size <= 0 || static_cast<uint64_t>(p.plan.weights_size) > img.size) return false;
+  if (reinterpret_cast<uintptr_t>(img.data) % hal::kDefaultAlignment != 0) return false;
   for (const BufferPlan& b : p.plan.buffers) {
     if (b.segment != Segment::kWeights) continue;
     auto it = by_name.find(b.node);
-    if (it == by_name.end() || it->second->type() != op::kConst) continue;  // a Reshape of a constant shares it
+    if (it == by_name.end() || it->second->type() != op::kConst) continue;
     const Tensor* t = it->second->GetTensor("value");
-    if (!t || static_cast<int64_t>(t->size()) != b.size || b.offset < 0 || b.offset > p.plan.weights_size ||
-        b.size > p.plan.weights_size - b.offset)
-      return Corrupt("constant " + b.node + " does not match its plan");
-    if (t->size()) std::memcpy(static_cast<uint8_t*>(w.data()) + b.offset, t->data(), t->size());
-    copied += t->size();
+    if (!t || t->data() != img.data + b.offset || static_cast<int64_t>(t->size()) != b.size) return false;
   }
-  p.weights = pool ? pool->Share(std::move(w)) : std::make_shared<const hal::DeviceBuffer>(std::move(w));
+  return true;
+}
+
+Status InitWeightMem(const Model& model, const NodeIndex& by_name, Program& p, WeightPool* pool) {
+  std::shared_ptr<const hal::DeviceBuffer> segment;
+  if (p.device->capabilities().host_memory && ImageIsSegment(model, by_name, p)) {
+    // Kernels read the mapped file: no copy, and pages no kernel reads (the
+    // plain form of weights a kernel keeps packed) never become resident.
+    // The model check proved no task writes to the weights segment.
+    auto keep = model.weights_image.owner;
+    segment = std::shared_ptr<const hal::DeviceBuffer>(
+        new hal::DeviceBuffer(const_cast<uint8_t*>(model.weights_image.data), static_cast<size_t>(p.plan.weights_size),
+                              nullptr),
+        [keep](const hal::DeviceBuffer* b) { delete b; });
+    spdlog::debug("InitWeightMem: the {} B weights segment used in place", p.plan.weights_size);
+  } else {
+    GE_ASSIGN_OR_RETURN(hal::DeviceBuffer w, p.device->Allocate(std::max<int64_t>(p.plan.weights_size, 1)));
+    std::memset(w.data(), 0, w.size());  // the alignment gaps too: equal segments compare equal (WeightPool)
+    size_t copied = 0;
+    for (const BufferPlan& b : p.plan.buffers) {
+      if (b.segment != Segment::kWeights) continue;
+      auto it = by_name.find(b.node);
+      if (it == by_name.end() || it->second->type() != op::kConst) continue;  // a Reshape of a constant shares it
+      const Tensor* t = it->second->GetTensor("value");
+      if (!t || static_cast<int64_t>(t->size()) != b.size || b.offset < 0 || b.offset > p.plan.weights_size ||
+          b.size > p.plan.weights_size - b.offset)
+        return Corrupt("constant " + b.node + " does not match its plan");
+      if (t->size()) std::memcpy(static_cast<uint8_t*>(w.data()) + b.offset, t->data(), t->size());
+      copied += t->size();
+    }
+    segment = std::make_shared<const hal::DeviceBuffer>(std::move(w));
+    spdlog::debug("InitWeightMem: {} B of constants into a {} B weights segment", copied, p.plan.weights_size);
+  }
+  p.weights = pool ? pool->Share(std::move(segment)) : std::move(segment);
   size_t k = 0;
   for (const auto& stream : p.streams)
     for (const ProgramTask& t : stream) {
@@ -146,17 +180,16 @@ Status InitWeightMem(const NodeIndex& by_name, Program& p, WeightPool* pool) {
         spec.const_inputs.push_back(constant ? p.WeightAddress(arg.offset) : nullptr);
       }
     }
-  spdlog::debug("InitWeightMem: {} B of constants into a {} B weights segment", copied, p.plan.weights_size);
   return Status::Ok();
 }
 
 }  // namespace
 
-std::shared_ptr<const hal::DeviceBuffer> WeightPool::Share(hal::DeviceBuffer segment) {
+std::shared_ptr<const hal::DeviceBuffer> WeightPool::Share(std::shared_ptr<const hal::DeviceBuffer> segment) {
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& s : segments_)
-    if (s->size() == segment.size() && std::memcmp(s->data(), segment.data(), segment.size()) == 0) return s;
-  segments_.push_back(std::make_shared<const hal::DeviceBuffer>(std::move(segment)));
+    if (s->size() == segment->size() && std::memcmp(s->data(), segment->data(), segment->size()) == 0) return s;
+  segments_.push_back(std::move(segment));
   return segments_.back();
 }
 
@@ -178,6 +211,29 @@ Result<std::unique_ptr<hal::Kernel>> CreateKernel(const Program& p, int32_t k) {
   return p.wrap_kernel(k, std::move(kernel).value());
 }
 
+Result<std::vector<std::unique_ptr<hal::Kernel>>> CreateKernels(const Program& p, const std::vector<int32_t>& ids,
+                                                                size_t num_streams) {
+  std::vector<std::unique_ptr<hal::Kernel>> kernels(ids.size());
+  std::vector<Status> errors(ids.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    const auto share = p.device->ShareCompute(num_streams);  // per thread, as the runtimes' own
+    for (size_t i = next++; i < ids.size(); i = next++) {
+      auto k = CreateKernel(p, ids[i]);
+      if (k.ok()) kernels[i] = std::move(k).value();
+      else errors[i] = k.status();
+    }
+  };
+  const size_t workers = std::min<size_t>(ids.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();  // the caller is one of the workers
+  for (std::thread& t : threads) t.join();
+  for (Status& e : errors)
+    if (!e.ok()) return e;  // names its node already (hal/kernel.h)
+  return kernels;
+}
+
 Result<hal::Device*> ResolveDevice(const Model& model, const std::string& requested) {
   const std::string& name = requested.empty() ? model.target : requested;
   auto d = hal::GetDevice(name);
@@ -194,7 +250,7 @@ Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Dev
   p->device = &device;
   NodeIndex by_name;  // the linked plan's nodes, subgraph ones by path
   GE_RETURN_IF_ERROR(InitRuntimeParams(model, by_name, *p));
-  GE_RETURN_IF_ERROR(InitWeightMem(by_name, *p, pool));
+  GE_RETURN_IF_ERROR(InitWeightMem(model, by_name, *p, pool));
   // Only the segment sizes and IO bindings are needed from here on.
   p->plan.buffers = {};
   p->plan.order = {};

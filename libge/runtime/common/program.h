@@ -58,6 +58,13 @@ struct Program {
 // Creates the kernel of kernel task `k` (an error names its node), wrapped
 // when the program says so; both runtimes create their kernels here, at load.
 Result<std::unique_ptr<hal::Kernel>> CreateKernel(const Program& p, int32_t k);
+// Creates the kernels of kernel tasks `ids` (in that order) on every core at
+// once: creating a kernel is mostly oneDNN generating its code, one core's
+// work, so a model's kernels come up in parallel. Each worker thread holds a
+// ShareCompute(num_streams) scope, as the caller would. The first error in
+// `ids` order is returned.
+Result<std::vector<std::unique_ptr<hal::Kernel>>> CreateKernels(const Program& p, const std::vector<int32_t>& ids,
+                                                                size_t num_streams);
 
 // The device a model runs on: `requested` (--device) when given, else the
 // model's target, else the default device.
@@ -68,9 +75,9 @@ Result<hal::Device*> ResolveDevice(const Model& model, const std::string& reques
 // and one copy serves them all. Thread-safe.
 class WeightPool {
  public:
-  // `segment` itself, or an equal segment already in the pool (then
-  // `segment` is freed).
-  std::shared_ptr<const hal::DeviceBuffer> Share(hal::DeviceBuffer segment);
+  // `segment` itself, or an equal segment already in the pool (then the
+  // pool drops its reference to `segment`).
+  std::shared_ptr<const hal::DeviceBuffer> Share(std::shared_ptr<const hal::DeviceBuffer> segment);
   size_t bytes() const;  // of the distinct segments
   void Clear();          // drops the pool's references
 
@@ -82,8 +89,10 @@ class WeightPool {
 // Checks the model against the memory limit (`max_memory` bytes, 0: the
 // machine's memory; ge/plan/memory_limit.h), the plan and the task lists
 // against the graph (arities, segment ranges, IO sizes, event ids), copies
-// the weights to the device once, and builds the kernel specs with their
-// constant inputs in place.
+// the weights to the device once (or, on a device sharing host memory, uses
+// the model's weights image in place when it is laid out as the plan's
+// weights segment), and builds the kernel specs with their constant inputs
+// in place.
 // With a `pool`, a weights segment equal to one in it is shared.
 Result<std::shared_ptr<const Program>> BuildProgram(const Model& model, hal::Device& device, int64_t max_memory = 0,
                                                     WeightPool* pool = nullptr);

@@ -52,13 +52,10 @@ Status SinkModel::InitModelStream() {
 
 // Nodes: every kernel (and its oneDNN primitives) is created here, once.
 Status SinkModel::InitNodes() {
-  kernels_.reserve(p_->specs.size());
-  const auto share = p_->device->ShareCompute(p_->streams.size());  // kernels sized for their stream's cores
-  for (size_t k = 0; k < p_->specs.size(); ++k) {
-    auto kernel = rt::CreateKernel(*p_, static_cast<int32_t>(k));
-    if (!kernel.ok()) return kernel.status();  // names its node already (hal/kernel.h)
-    kernels_.push_back(std::move(kernel).value());
-  }
+  std::vector<int32_t> ids(p_->specs.size());
+  for (size_t k = 0; k < ids.size(); ++k) ids[k] = static_cast<int32_t>(k);
+  // Kernels sized for their stream's cores (ShareCompute), created in parallel.
+  GE_ASSIGN_OR_RETURN(kernels_, rt::CreateKernels(*p_, ids, p_->streams.size()));
   spdlog::debug("sink InitNodes: {} kernels created", kernels_.size());
   return Status::Ok();
 }

@@ -43,6 +43,7 @@ class ModelV2 final : public LoadedModel {
 
   Status Load() {
     GE_RETURN_IF_ERROR(Lower());
+    graph_.init.push_back([this] { return CreateKernels(); });
     for (auto& step : graph_.init) GE_RETURN_IF_ERROR(step());
     graph_.init.clear();  // Init runs once; its closures hold nothing needed later
     exec_ = SequentialExecutionData{graph_.main.size(), graph_.main.data()};
@@ -95,21 +96,27 @@ class ModelV2 final : public LoadedModel {
   }
 
   // The launch of kernel task t; Init creates its kernel with its constant
-  // inputs and binds its arguments. launches_ is reserved: Main holds the
-  // pointer.
+  // inputs and binds its arguments (CreateKernels). launches_ is reserved:
+  // Main holds the pointer.
   KernelLaunch* AddLaunch(const rt::ProgramTask* t) {
     launches_.push_back(KernelLaunch{nullptr, nullptr, nullptr, &error_});
-    KernelLaunch* launch = &launches_.back();
-    graph_.init.push_back([this, t, launch] {
-      auto kernel = rt::CreateKernel(*p_, t->kernel);
-      if (!kernel.ok()) return kernel.status();  // names its node already
-      launch->kernel = kernel->get();
+    pending_.emplace_back(t, &launches_.back());
+    return &launches_.back();
+  }
+
+  // The last Init step: every launch's kernel, created on all cores at once.
+  Status CreateKernels() {
+    std::vector<int32_t> ids;
+    for (const auto& [t, launch] : pending_) ids.push_back(t->kernel);
+    GE_ASSIGN_OR_RETURN(kernels_, rt::CreateKernels(*p_, ids, 1));
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      const auto& [t, launch] = pending_[i];
+      launch->kernel = kernels_[i].get();
       launch->inputs = mem_.inputs(*t);
       launch->outputs = mem_.outputs(*t);
-      kernels_.push_back(std::move(kernel).value());
-      return Status::Ok();
-    });
-    return launch;
+    }
+    pending_.clear();
+    return Status::Ok();
   }
 
   // A linked model's control flow (ge/plan/link.h): Main is one node that
@@ -199,6 +206,7 @@ class ModelV2 final : public LoadedModel {
   SequentialExecutionData exec_{0, nullptr};
   std::vector<std::unique_ptr<hal::Kernel>> kernels_;
   std::vector<KernelLaunch> launches_;
+  std::vector<std::pair<const rt::ProgramTask*, KernelLaunch*>> pending_;  // launches whose kernels Init creates
   Status error_;
 };
 

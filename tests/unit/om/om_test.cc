@@ -1124,4 +1124,34 @@ TEST_F(OmFileTest, ReadOmFileReportsCorruptionWithThePath) {
 }
 
 }  // namespace
+// ge-atc lays the weights section out as the plan's weights segment, and a
+// mapped .om's constants are views into it: the runtimes use it in place.
+TEST_F(OmFileTest, MappedConstantsLieAtTheirPlanOffsetsInTheWeightsImage) {
+  const Model m = PlannedModel();
+  ASSERT_GT(m.memory.weights_size, 0);
+  const std::string path = Path("planned.om");
+  ASSERT_TRUE(WriteOmFile(m, path).ok());
+  auto r = ReadOmFile(path);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const Model::WeightsImage& img = r->model.weights_image;
+  ASSERT_NE(img.data, nullptr);
+  ASSERT_GE(img.size, static_cast<uint64_t>(m.memory.weights_size));
+  size_t checked = 0;
+  for (const BufferPlan& b : r->model.memory.buffers) {
+    if (b.segment != Segment::kWeights) continue;
+    const Node* n = FindNodeByPath(*r->model.graph, b.node);
+    ASSERT_NE(n, nullptr) << b.node;
+    const Tensor* t = n->GetTensor("value");
+    ASSERT_NE(t, nullptr) << b.node;
+    EXPECT_EQ(t->data(), img.data + b.offset) << b.node;  // a view, not a copy
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+  // Parsing from bytes the caller owns copies: nothing points into them.
+  const std::string bytes = Serialize(m);
+  auto copied = ParseOm(bytes.data(), bytes.size(), "p.om");
+  ASSERT_TRUE(copied.ok());
+  EXPECT_EQ(copied->model.weights_image.data, nullptr);
+}
+
 }  // namespace ge

@@ -23,7 +23,8 @@ Result<std::string> SerializeOm(const Model& model);
 Status WriteOmFile(const Model& model, const std::string& path);
 
 // A loaded .om. Const tensors hold their bytes (shared between copies of
-// the graph, so forks of one model share weights).
+// the graph, so forks of one model share weights); from a mapped file they
+// are views into the mapping, and model.weights_image is its weights section.
 struct LoadedOm {
   Model model;
   uint32_t version_major = 0;
@@ -31,8 +32,13 @@ struct LoadedOm {
   uint64_t weights_size = 0;
 };
 
-// `origin` names the bytes in error messages.
+// `origin` names the bytes in error messages. The constants are copied out
+// of `data`, which may go away after the call.
 Result<LoadedOm> ParseOm(const void* data, size_t size, const std::string& origin);
+// The same, without copying: constants are views into `data`, which `owner`
+// keeps alive as long as any of them.
+Result<LoadedOm> ParseOm(std::shared_ptr<const void> owner, const void* data, size_t size, const std::string& origin);
+// Maps the file (ge_base/mapped_file.h) and parses it without copying.
 Result<LoadedOm> ReadOmFile(const std::string& path);
 
 // The header, section table and model definition as JSON (ge-atc --mode 1).

@@ -62,6 +62,16 @@ struct Model {
   // and each of its PartitionedCall nodes has a plan here.
   bool dynamic = false;
   std::vector<SubgraphPlan> partitions;
+  // The weights as a loaded .om holds them (its weights section, mapped):
+  // the writer lays the plan's weights segment out there, byte for byte, so
+  // a runtime on a device that shares host memory uses it in place instead
+  // of copying every constant. Empty for a model built in memory.
+  struct WeightsImage {
+    std::shared_ptr<const void> owner;
+    const uint8_t* data = nullptr;
+    uint64_t size = 0;
+  };
+  WeightsImage weights_image;
 };
 
 // A model's identity (name, producer, framework, source hash, target,

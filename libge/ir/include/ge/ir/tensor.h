@@ -1,5 +1,7 @@
 // A constant tensor: description plus bytes. The bytes are shared and
-// immutable, so copying a Tensor (and a Graph) is cheap.
+// immutable, so copying a Tensor (and a Graph) is cheap. They are either the
+// tensor's own or a view into memory someone else owns (a mapped .om file),
+// kept alive by the tensor.
 #pragma once
 
 #include <cstring>
@@ -16,6 +18,8 @@ class Tensor {
   // Copies `bytes` bytes from `data`; bytes must equal desc.Bytes().
   Tensor(TensorDesc desc, const void* data, size_t bytes);
   Tensor(TensorDesc desc, std::vector<uint8_t> bytes);
+  // Views `bytes` bytes at `data` without copying; `owner` keeps them alive.
+  Tensor(TensorDesc desc, std::shared_ptr<const void> owner, const void* data, size_t bytes);
 
   template <typename T>
   static Tensor FromVector(DataType dtype, std::vector<int64_t> dims, const std::vector<T>& values) {
@@ -23,9 +27,9 @@ class Tensor {
   }
 
   const TensorDesc& desc() const { return desc_; }
-  const uint8_t* data() const { return bytes_ ? bytes_->data() : nullptr; }
-  size_t size() const { return bytes_ ? bytes_->size() : 0; }
-  bool empty() const { return !bytes_; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return !owner_; }
 
   template <typename T>
   const T* as() const { return reinterpret_cast<const T*>(data()); }
@@ -36,7 +40,9 @@ class Tensor {
 
  private:
   TensorDesc desc_;
-  std::shared_ptr<const std::vector<uint8_t>> bytes_;
+  std::shared_ptr<const void> owner_;  // null: no bytes at all (empty())
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
 };
 
 }  // namespace ge

@@ -1,0 +1,37 @@
+// A file mapped read-only into memory: loading a .om maps it instead of
+// reading it, so constants are used where they lie in the page cache (no
+// copy, and pages nobody touches never become resident).
+//
+// The mapping is private and read-only. ge-atc replaces files by rename, so
+// a model rewritten while mapped keeps its old bytes; a file truncated in
+// place by another program would fault, as with any mapped file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ge_base/status.h"
+
+namespace ge {
+
+class MappedFile {
+ public:
+  // Maps the whole file at `path`. Errors name the path (missing, a
+  // directory, unreadable). An empty file maps to size() 0, data() nullptr.
+  static Result<std::shared_ptr<const MappedFile>> Open(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  MappedFile(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  const uint8_t* data_;
+  size_t size_;
+};
+
+}  // namespace ge
