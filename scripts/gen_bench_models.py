@@ -37,6 +37,8 @@ class Block(nn.Module):
         self.q, self.k, self.v, self.o = (nn.Linear(d, d) for _ in range(4))
         self.ff1, self.ff2 = nn.Linear(d, ff), nn.Linear(ff, d)
         self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        # The causal mask as a constant: opset 13 has no Trilu, so it is made here, not traced.
+        self.register_buffer("mask", torch.triu(torch.full((1024, 1024), float("-inf")), diagonal=1))
 
     def attention(self, x):
         b, s, d = x.shape
@@ -44,8 +46,7 @@ class Block(nn.Module):
         q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
         scores = q @ k.transpose(-1, -2) / math.sqrt(d // self.h)
         if self.causal:
-            mask = torch.triu(torch.full((s, s), float("-inf")), diagonal=1)
-            scores = scores + mask
+            scores = scores + self.mask[:s, :s]
         y = torch.softmax(scores, dim=-1) @ v
         return self.o(y.transpose(1, 2).reshape(b, s, d))
 
