@@ -43,8 +43,10 @@ std::vector<float> Attrs::GetFloats(const std::string& name, const std::vector<f
 
 void KernelRegistry::Register(const std::string& op, KernelSupportFn support, KernelCreateFn create,
                               LayoutSupport layouts) {
-  entries_[op] = Entry{std::move(support), std::move(create), layouts};
+  entries_[op] = Entry{std::move(support), std::move(create), layouts, {}};
 }
+
+void KernelRegistry::SetPacker(const std::string& op, KernelPackFn pack) { entries_.at(op).pack = std::move(pack); }
 
 namespace {
 
@@ -100,6 +102,15 @@ Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const KernelSpec& spec) c
   auto kernel = entries_.at(spec.op).create(spec);
   if (!kernel.ok()) return NamedByNode(spec, kernel.status());
   return kernel;
+}
+
+Result<std::vector<PackedConstant>> KernelRegistry::Pack(const KernelSpec& spec) const {
+  auto it = entries_.find(spec.op);
+  if (it == entries_.end() || !it->second.pack) return std::vector<PackedConstant>{};
+  GE_RETURN_IF_ERROR(Supports(spec));
+  auto packed = it->second.pack(spec);
+  if (!packed.ok()) return NamedByNode(spec, packed.status());
+  return packed;
 }
 
 std::vector<std::string> KernelRegistry::Ops() const {

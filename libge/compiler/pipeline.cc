@@ -67,6 +67,10 @@ PassManager BuildPipeline() {
   pm.Add(LayoutConflictPass());  // after the RW copies: it sees the symbols they leave
   // Last: the marks describe the final consumers (the copies above change them).
   pm.Add(InSubgraphsToo(InplaceSupportCheckPass()));
+  // Last before partitioning: the kernels' final specs (layouts, bf16,
+  // post-ops) decide how their weights are packed, and no pass may change a
+  // constant after its consumers' packed copy was made.
+  pm.Add(InSubgraphsToo(WeightPrepackPass()));
 
   // partition. Last: the clusters are the final nodes. A static graph is
   // left as it is.

@@ -2,6 +2,7 @@
 // (size, magic, version, header CRC, table, sections, model) so the first
 // failure names the outermost thing that is wrong.
 #include <cstring>
+#include <functional>
 #include <set>
 
 #include "ge/om.h"
@@ -33,6 +34,14 @@ bool AllZero(const uint8_t* p, size_t n) {
   return true;
 }
 
+// The CRC of a section: over the bytes in memory, or for a mapped file by
+// reading the file (ReadOmFile), so that checking the weights does not make
+// every page of them resident.
+using SectionCrc = std::function<Result<uint32_t>(uint64_t offset, uint64_t size)>;
+
+Result<LoadedOm> Parse(std::shared_ptr<const void> owner, const void* data, size_t size, const std::string& origin,
+                       const SectionCrc& section_crc);
+
 }  // namespace
 
 Result<LoadedOm> ParseOm(const void* data, size_t size, const std::string& origin) {
@@ -40,6 +49,15 @@ Result<LoadedOm> ParseOm(const void* data, size_t size, const std::string& origi
 }
 
 Result<LoadedOm> ParseOm(std::shared_ptr<const void> owner, const void* data, size_t size, const std::string& origin) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  return Parse(std::move(owner), data, size, origin,
+               [bytes](uint64_t offset, uint64_t n) -> Result<uint32_t> { return Crc32(bytes + offset, n); });
+}
+
+namespace {
+
+Result<LoadedOm> Parse(std::shared_ptr<const void> owner, const void* data, size_t size, const std::string& origin,
+                       const SectionCrc& section_crc) {
   RouteProtobufLogsToSpdlog();  // stderr is for the one error line
   const auto* bytes = static_cast<const uint8_t*>(data);
   if (size < om::kHeaderSize) return Bad(origin, "file of " + std::to_string(size) + " bytes is shorter than the header");
@@ -75,7 +93,9 @@ Result<LoadedOm> ParseOm(std::shared_ptr<const void> owner, const void* data, si
     if (s.offset < covered || s.offset > size || s.size > size - s.offset)
       return Bad(origin, name + " [" + std::to_string(s.offset) + ", +" + std::to_string(s.size) + ") is outside the file or overlaps");
     if (!AllZero(bytes + covered, s.offset - covered)) return Bad(origin, "non-zero padding before " + name);
-    if (Crc32(bytes + s.offset, s.size) != s.crc) return Bad(origin, name + " checksum mismatch");
+    auto crc = section_crc(s.offset, s.size);
+    if (!crc.ok()) return crc.status();
+    if (*crc != s.crc) return Bad(origin, name + " checksum mismatch");
     covered = s.offset + s.size;
     if (s.type == om::kSectionModelDef) {
       if (model_def) return Bad(origin, "two model_def sections");
@@ -105,11 +125,21 @@ Result<LoadedOm> ParseOm(std::shared_ptr<const void> owner, const void* data, si
   return out;
 }
 
+}  // namespace
+
 Result<LoadedOm> ReadOmFile(const std::string& path) {
   GE_ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path));
   const uint8_t* data = file->data();
   const size_t size = file->size();
-  return ParseOm(std::move(file), data, size, path);
+  const MappedFile* f = file.get();
+  SectionCrc crc = [f](uint64_t offset, uint64_t n) -> Result<uint32_t> {
+    constexpr uint64_t kSmall = uint64_t{1} << 16;  // small sections are read anyway (model_def)
+    if (n < kSmall) return Crc32(f->data() + offset, n);
+    uint32_t c = 0;
+    GE_RETURN_IF_ERROR(f->ReadChunks(offset, n, [&c](const uint8_t* p, size_t k) { c = Crc32(p, k, c); }));
+    return c;
+  };
+  return Parse(std::move(file), data, size, path, crc);
 }
 
 }  // namespace ge

@@ -15,6 +15,8 @@ std::string JoinStrings(const std::vector<std::string>& v) {
 
 }  // namespace
 
+std::string PackedInputAttr(size_t input) { return kPackedAttrPrefix + std::to_string(input); }
+
 bool IsStructuralNode(const Node& node) {
   return node.type() == op::kData || node.type() == op::kNetOutput || node.type() == op::kConst ||
          node.type() == op::kPartitionedCall || node.type() == op::kGearCase;
@@ -25,6 +27,7 @@ hal::KernelSpec BuildKernelSpec(const Node& node) {
   spec.op = node.type();
   spec.name = node.name();
   for (const auto& [k, v] : node.attrs()) {
+    if (k.rfind(kPackedAttrPrefix, 0) == 0) continue;  // packed_inputs, below
     std::visit(
         [&, &key = k](const auto& x) {
           using T = std::decay_t<decltype(x)>;
@@ -53,6 +56,10 @@ hal::KernelSpec BuildKernelSpec(const Node& node) {
       info.channel_block = ChannelBlockOf(d.format);
     }
     spec.inputs.push_back(std::move(info));
+    if (const Tensor* packed = node.GetTensor(PackedInputAttr(i))) {
+      spec.packed_inputs.resize(node.num_inputs());
+      spec.packed_inputs[i] = {packed->data(), packed->size(), node.GetString(PackedInputAttr(i) + "_format", "")};
+    }
   }
   for (size_t i = 0; i < node.num_outputs(); ++i) {
     const TensorDesc& d = node.output_desc(i);

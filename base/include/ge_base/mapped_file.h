@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -28,8 +29,17 @@ class MappedFile {
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
 
+  // Reads [offset, offset + size) with pread(2) in chunks, passing each to
+  // `fn`, instead of through the mapping: checking bytes this way leaves them
+  // in the page cache but not resident in this process (peak RSS counts only
+  // what kernels touch). Errors name the file.
+  Status ReadChunks(uint64_t offset, uint64_t size, const std::function<void(const uint8_t*, size_t)>& fn) const;
+
  private:
-  MappedFile(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  MappedFile(std::string path, int fd, const uint8_t* data, size_t size)
+      : path_(std::move(path)), fd_(fd), data_(data), size_(size) {}
+  std::string path_;
+  int fd_;
   const uint8_t* data_;
   size_t size_;
 };

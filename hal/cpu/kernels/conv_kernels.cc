@@ -7,11 +7,13 @@
 // the compiler declared (TensorInfo::channel_block): when it matches the
 // primitive's choice (the layout stage keeps conv chains blocked) nothing is
 // reordered; otherwise src is reordered in and dst out around it. Weights
-// and bias are plain; constant weights are reordered once at Create.
+// and bias are plain; constant weights are reordered once at Create, or
+// ahead of time by the compiler (Pack, stored in the .om) and used in place.
 #include <cstring>
 
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "kernels/packed_weights.h"
 
 namespace ge::hal {
 namespace {
@@ -91,28 +93,36 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
   return p;
 }
 
+dnnl::memory::desc BiasDesc(const KernelSpec& spec, const ConvPlan& p) {
+  return p.has_bias ? PlainDesc({spec.outputs[0].dims[1]}, ToDnnl(spec.inputs[2].dtype)) : dnnl::memory::desc();
+}
+
+// The primitive Create makes for `spec` (and Pack packs for): layouts left
+// to oneDNN (format_tag::any), post-ops from the plan.
+dnnl::convolution_forward::primitive_desc ConvPd(const KernelSpec& spec, const ConvPlan& p) {
+  const auto compute = ToDnnl(spec.inputs[0].dtype);
+  const auto any = [&](const std::vector<int64_t>& d, dnnl::memory::data_type t) {
+    return dnnl::memory::desc(ToDims(d), t, tag::any);
+  };
+  dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                       any(spec.inputs[0].dims, compute), any(p.w_dims, compute), BiasDesc(spec, p),
+                                       any(spec.outputs[0].dims, ToDnnl(spec.outputs[0].dtype)),
+                                       p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
+  dnnl::primitive_attr attr = ScratchpadAttr();
+  dnnl::post_ops ops;
+  if (p.fused_sum) ops.append_sum(1.0f);  // dst holds the residual when the conv runs
+  AppendActivation(ops, p.act);
+  attr.set_post_ops(ops);
+  return dnnl::convolution_forward::primitive_desc(desc, attr, Engine());
+}
+
 class ConvKernel final : public DnnlKernel {
  public:
   explicit ConvKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
 
   Status Init(const KernelSpec& spec, const ConvPlan& p) {
-    const auto compute = ToDnnl(spec.inputs[0].dtype);
-    const auto& ydims = spec.outputs[0].dims;
-    const auto any = [&](const std::vector<int64_t>& d, dnnl::memory::data_type t) {
-      return dnnl::memory::desc(ToDims(d), t, tag::any);
-    };
-    const auto bias_md =
-        p.has_bias ? PlainDesc({spec.outputs[0].dims[1]}, ToDnnl(spec.inputs[2].dtype)) : dnnl::memory::desc();
-    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                         any(spec.inputs[0].dims, compute), any(p.w_dims, compute), bias_md,
-                                         any(ydims, ToDnnl(spec.outputs[0].dtype)),
-                                         p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
-    dnnl::primitive_attr attr = ScratchpadAttr();
-    dnnl::post_ops ops;
-    if (p.fused_sum) ops.append_sum(1.0f);  // dst holds the residual when the conv runs
-    AppendActivation(ops, p.act);
-    attr.set_post_ops(ops);
-    dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
+    const auto bias_md = BiasDesc(spec, p);
+    const dnnl::convolution_forward::primitive_desc pd = ConvPd(spec, p);
 
     // User-facing memories: the declared layouts, bound to the caller's pointers.
     x_ = UserMemory(LayoutDesc(spec.inputs[0]));
@@ -131,7 +141,8 @@ class ConvKernel final : public DnnlKernel {
     bind_w_ = !w_const;
     if (pd.weights_desc() != w_.get_desc()) {
       if (w_const) {
-        GE_ASSIGN_OR_RETURN(packed_w_, SharedPackedConstant(stream(), w_, pd.weights_desc()));  // packed once
+        // packed ahead (the .om) or once here
+        GE_ASSIGN_OR_RETURN(packed_w_, PackedWeights(spec, 1, stream(), w_, pd.weights_desc()));
         w = *packed_w_;
       } else {
         w = dnnl::memory(pd.weights_desc(), Engine());
@@ -158,7 +169,11 @@ class ConvKernel final : public DnnlKernel {
     LogImpl(spec, "conv", pd,
             std::string(x != x_ ? "src:reordered" : std::string("src:") + layout(spec.inputs[0])) +
                 (reorder_dst ? " dst:reordered" : std::string(" dst:") + layout(spec.outputs[0])) +
-                (w != w_ ? (w_const ? " weights:packed-once" : " weights:reordered-per-run") : " weights:plain"));
+                (w != w_ ? (w_const ? (spec.Packed(1) && packed_w_->get_data_handle() == spec.Packed(1)->data
+                                           ? " weights:packed-ahead"
+                                           : " weights:packed-once")
+                                    : " weights:reordered-per-run")
+                         : " weights:plain"));
     has_bias_ = p.has_bias;
     fused_sum_ = p.fused_sum;
     return Status::Ok();
@@ -198,8 +213,22 @@ Result<std::unique_ptr<Kernel>> CreateConv(const KernelSpec& spec) {
   });
 }
 
+Result<std::vector<PackedConstant>> PackConv(const KernelSpec& spec) {
+  return Guard(spec, [&]() -> Result<std::vector<PackedConstant>> {
+    const void* w = spec.ConstInput(1);
+    if (!w) return std::vector<PackedConstant>{};
+    GE_ASSIGN_OR_RETURN(ConvPlan p, PlanConv(spec));
+    const auto pd = ConvPd(spec, p);
+    dnnl::memory plain(PlainDesc(p.w_dims, ToDnnl(spec.inputs[1].dtype)), Engine(), const_cast<void*>(w));
+    return PackAhead(1, plain, pd.weights_desc());
+  });
+}
+
 }  // namespace
 
-void RegisterConvKernels(KernelRegistry& r) { r.Register("Conv", SupportsConv, CreateConv, LayoutSupport::kOwn); }
+void RegisterConvKernels(KernelRegistry& r) {
+  r.Register("Conv", SupportsConv, CreateConv, LayoutSupport::kOwn);
+  r.SetPacker("Conv", PackConv);
+}
 
 }  // namespace ge::hal

@@ -8,6 +8,7 @@
 // Constant B is reordered once into the layout the primitive prefers.
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "kernels/packed_weights.h"
 
 namespace ge::hal {
 namespace {
@@ -191,45 +192,72 @@ Result<MatMulPlan> PlanFusedMatMul(const KernelSpec& spec) {
   return p;
 }
 
+// How C enters the primitive; Init and Pack must decide alike.
+struct CPlan {
+  bool bias = false;     // [1,N] with alpha 1: the primitive's bias
+  bool prepare = false;  // beta * C (expanded) computed into a buffer first
+  int64_t rows = 1, cols = 1;          // C as given (2-D, broadcast dims 1)
+  int64_t buf_rows = 1, buf_cols = 1;  // the buffer the primitive reads
+  dnnl::memory::desc md;               // what the primitive reads for C
+};
+
+CPlan PlanC(const MatMulPlan& p) {
+  CPlan c;
+  if (!p.has_c) return c;
+  const auto& y_dims = p.dst.dims();
+  const auto& cd = p.c.dims();
+  c.rows = cd[0];
+  c.cols = cd[1];
+  // [1,N] with alpha 1 is a bias, fused in the GEMM. oneDNN's jit GEMM
+  // takes a binary add of C broadcast as [1,1], [1,N] or [M,N] but falls
+  // back to a reference kernel for [M,1]: that one is expanded to [M,N].
+  c.bias = p.alpha == 1.0f && c.rows == 1 && c.cols == y_dims[1] && c.cols > 1;
+  const bool expand = c.rows > 1 && c.cols == 1 && y_dims[1] > 1;
+  c.md = expand ? PlainDesc({y_dims[0], y_dims[1]}) : p.c;
+  c.buf_rows = expand ? y_dims[0] : c.rows;
+  c.buf_cols = expand ? y_dims[1] : c.cols;
+  c.prepare = expand || p.beta != 1.0f;
+  return c;
+}
+
+// Constant weights: oneDNN chooses their layout (and A's type) and they are
+// packed once (or ahead, by Pack). A variable B of another type than A is
+// converted per run.
+dnnl::memory::desc WeightsDesc(const MatMulPlan& p, bool b_const) {
+  const auto compute = p.src.data_type();
+  if (b_const) return dnnl::memory::desc(p.wei.dims(), compute, tag::any);
+  return p.wei.data_type() != compute ? PlainDesc(p.wei.dims(), compute) : p.wei;
+}
+
+dnnl::matmul::primitive_desc MatMulPd(const MatMulPlan& p, const CPlan& c, bool b_const) {
+  dnnl::primitive_attr attr = ScratchpadAttr();
+  if (p.alpha != 1.0f) attr.set_output_scales(0, {p.alpha});
+  dnnl::post_ops ops;
+  if (p.has_c && !c.bias) ops.append_binary(dnnl::algorithm::binary_add, c.md);
+  AppendPostAct(ops, p.act);
+  attr.set_post_ops(ops);
+  const auto wei_md = WeightsDesc(p, b_const);
+  auto desc = c.bias ? dnnl::matmul::desc(p.src, wei_md, c.md, p.dst) : dnnl::matmul::desc(p.src, wei_md, p.dst);
+  return dnnl::matmul::primitive_desc(desc, attr, Engine());
+}
+
 class MatMulKernel final : public DnnlKernel {
  public:
   explicit MatMulKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
 
   Status Init(const KernelSpec& spec, const MatMulPlan& p) {
     const void* b_const = spec.ConstInput(1);
-    // Constant weights: let oneDNN choose their layout (and A's type), we
-    // pack them once. A variable B of another type than A is converted per run.
-    const auto compute = p.src.data_type();
-    const bool convert_b = !b_const && p.wei.data_type() != compute;
-    const auto wei_md = b_const      ? dnnl::memory::desc(p.wei.dims(), compute, tag::any)
-                        : convert_b ? PlainDesc(p.wei.dims(), compute)
-                                    : p.wei;
-    const auto& y_dims = p.dst.dims();
-    dnnl::memory::desc c_md;  // what the primitive reads for C, after Prepare()
-    if (p.has_c) {
-      const auto& cd = p.c.dims();
-      c_rows_ = cd[0];
-      c_cols_ = cd[1];
-      // [1,N] with alpha 1 is a bias, fused in the GEMM. oneDNN's jit GEMM
-      // takes a binary add of C broadcast as [1,1], [1,N] or [M,N] but falls
-      // back to a reference kernel for [M,1]: that one is expanded to [M,N].
-      c_bias_ = p.alpha == 1.0f && c_rows_ == 1 && c_cols_ == y_dims[1] && c_cols_ > 1;
-      const bool expand = c_rows_ > 1 && c_cols_ == 1 && y_dims[1] > 1;
-      c_md = expand ? PlainDesc({y_dims[0], y_dims[1]}) : p.c;
-      c_buf_rows_ = expand ? y_dims[0] : c_rows_;
-      c_buf_cols_ = expand ? y_dims[1] : c_cols_;
-      prepare_c_ = expand || p.beta != 1.0f;
-      beta_ = p.beta;
-    }
-    dnnl::primitive_attr attr = ScratchpadAttr();
-    if (p.alpha != 1.0f) attr.set_output_scales(0, {p.alpha});
-    dnnl::post_ops ops;
-    if (p.has_c && !c_bias_) ops.append_binary(dnnl::algorithm::binary_add, c_md);
-    AppendPostAct(ops, p.act);
-    attr.set_post_ops(ops);
-    auto desc = c_bias_ ? dnnl::matmul::desc(p.src, wei_md, c_md, p.dst) : dnnl::matmul::desc(p.src, wei_md, p.dst);
-    dnnl::matmul::primitive_desc pd(desc, attr, Engine());
-    LogImpl(spec, "matmul", pd);
+    const bool convert_b = !b_const && p.wei.data_type() != p.src.data_type();
+    const CPlan cp = PlanC(p);
+    c_rows_ = cp.rows;
+    c_cols_ = cp.cols;
+    c_buf_rows_ = cp.buf_rows;
+    c_buf_cols_ = cp.buf_cols;
+    c_bias_ = cp.bias;
+    prepare_c_ = cp.prepare;
+    beta_ = p.beta;
+    const dnnl::memory::desc& c_md = cp.md;
+    const dnnl::matmul::primitive_desc pd = MatMulPd(p, cp, b_const != nullptr);
 
     a_ = UserMemory(p.src);
     b_ = UserMemory(p.wei);
@@ -239,7 +267,7 @@ class MatMulKernel final : public DnnlKernel {
     if (b_const) {
       Bind(b_, b_const);
       if (pd.weights_desc() != p.wei) {
-        GE_ASSIGN_OR_RETURN(packed_b_, SharedPackedConstant(stream(), b_, pd.weights_desc()));
+        GE_ASSIGN_OR_RETURN(packed_b_, PackedWeights(spec, 1, stream(), b_, pd.weights_desc()));
         w = *packed_b_;
       }
     } else if (convert_b) {
@@ -261,6 +289,10 @@ class MatMulKernel final : public DnnlKernel {
       args.emplace_back(c_bias_ ? DNNL_ARG_BIAS : (DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1), c_);
     }
     step_.emplace_back(dnnl::matmul(pd), pd, std::move(args));
+    LogImpl(spec, "matmul", pd, !b_const ? "weights:variable"
+                                : w == b_ ? "weights:plain"
+                                : spec.Packed(1) && w.get_data_handle() == spec.Packed(1)->data ? "weights:packed-ahead"
+                                                                                                 : "weights:packed-once");
     return Status::Ok();
   }
 
@@ -308,12 +340,27 @@ Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
   });
 }
 
+template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
+Result<std::vector<PackedConstant>> Pack(const KernelSpec& spec) {
+  return Guard(spec, [&]() -> Result<std::vector<PackedConstant>> {
+    const void* b = spec.ConstInput(1);
+    if (!b) return std::vector<PackedConstant>{};
+    GE_ASSIGN_OR_RETURN(MatMulPlan p, Plan(spec));
+    const auto pd = MatMulPd(p, PlanC(p), true);
+    dnnl::memory plain(p.wei, Engine(), const_cast<void*>(b));
+    return PackAhead(1, plain, pd.weights_desc());
+  });
+}
+
 }  // namespace
 
 void RegisterMatMulKernels(KernelRegistry& r) {
   r.Register("MatMul", Supports<PlanMatMul>, Create<PlanMatMul>);
   r.Register("Gemm", Supports<PlanGemm>, Create<PlanGemm>);
   r.Register("FusedMatMul", Supports<PlanFusedMatMul>, Create<PlanFusedMatMul>);
+  r.SetPacker("MatMul", Pack<PlanMatMul>);
+  r.SetPacker("Gemm", Pack<PlanGemm>);
+  r.SetPacker("FusedMatMul", Pack<PlanFusedMatMul>);
 }
 
 }  // namespace ge::hal

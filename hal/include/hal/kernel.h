@@ -52,6 +52,24 @@ class Attrs {
   std::map<std::string, Value> values_;
 };
 
+// A constant input already in the layout a kernel computes with, made ahead
+// of time by KernelRegistry::Pack (the compiler stores it in the .om), so
+// creating the kernel at load copies and reorders nothing. `format` names
+// the layout exactly; only the kernel that made it reads it. The bytes are
+// 64-byte aligned and outlive the kernel.
+struct PackedInput {
+  const void* data = nullptr;
+  size_t size = 0;
+  std::string format;
+};
+
+// What Pack makes for one constant input.
+struct PackedConstant {
+  size_t input = 0;
+  std::string format;
+  std::vector<uint8_t> bytes;
+};
+
 // Everything a kernel needs to be created: op type (ONNX names), attributes,
 // static input/output types and shapes, and the data of inputs that are
 // constant at load time (weights), so a kernel can pre-pack them once.
@@ -64,8 +82,15 @@ struct KernelSpec {
   // Same length as inputs (or empty); non-null where the input is constant.
   // The pointed-to data outlives the kernel.
   std::vector<const void*> const_inputs;
+  // Same length as inputs (or empty); set where a packed form of that
+  // constant input exists. A kernel whose own choice of layout differs
+  // (another CPU, another oneDNN) packs const_inputs itself, as without it.
+  std::vector<PackedInput> packed_inputs;
 
   const void* ConstInput(size_t i) const { return i < const_inputs.size() ? const_inputs[i] : nullptr; }
+  const PackedInput* Packed(size_t i) const {
+    return i < packed_inputs.size() && packed_inputs[i].data ? &packed_inputs[i] : nullptr;
+  }
 };
 
 class Kernel {
@@ -94,6 +119,9 @@ using KernelCreateFn = std::function<Result<std::unique_ptr<Kernel>>(const Kerne
 // Answers whether this spec (dtypes, attributes, ranks) can be run; the
 // message of a non-OK status says why not.
 using KernelSupportFn = std::function<Status(const KernelSpec&)>;
+// Packs the constant inputs of `spec` (const_inputs set) the way Create on
+// this machine would; inputs it keeps as they are are left out.
+using KernelPackFn = std::function<Result<std::vector<PackedConstant>>(const KernelSpec&)>;
 
 // Which memory layouts a kernel takes. The registry enforces kPlain and
 // kElementwise itself, so a kernel written for plain memory never sees a
@@ -111,11 +139,17 @@ class KernelRegistry {
   // and Create() reports what it cannot do.
   void Register(const std::string& op, KernelSupportFn support, KernelCreateFn create,
                 LayoutSupport layouts = LayoutSupport::kPlain);
+  // Ops whose kernels pack constant inputs (weights) register how, so the
+  // compiler can do it once ahead of load. `op` must be registered.
+  void SetPacker(const std::string& op, KernelPackFn pack);
   bool HasOp(const std::string& op) const { return entries_.count(op) != 0; }
   // Errors of both name the node, "node NAME (OP): ..." (from spec.name and
   // spec.op), once.
   Status Supports(const KernelSpec& spec) const;
   Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) const;
+  // The packed forms of spec's constant inputs; empty for an op without a
+  // packer or a spec whose kernel packs nothing. Errors name the node.
+  Result<std::vector<PackedConstant>> Pack(const KernelSpec& spec) const;
   std::vector<std::string> Ops() const;
 
  private:
@@ -123,6 +157,7 @@ class KernelRegistry {
     KernelSupportFn support;
     KernelCreateFn create;
     LayoutSupport layouts = LayoutSupport::kPlain;
+    KernelPackFn pack;
   };
   std::map<std::string, Entry> entries_;
 };

@@ -8,5 +8,6 @@ namespace ge {
 
 Pass MixedPrecisionPass();  // mixed_precision (--precision_mode)
 Pass BlockedLayoutPass();   // blocked_layout
+Pass WeightPrepackPass();   // weight_prepack: weights in the kernels' layouts, in the .om
 
 }  // namespace ge

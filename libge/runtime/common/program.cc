@@ -94,6 +94,8 @@ Status InitRuntimeParams(const Model& model, NodeIndex& by_name, Program& p) {
         if (it == by_name.end()) return Corrupt("task for unknown node " + t.node);
         s.kernel = static_cast<int32_t>(p.specs.size());
         p.specs.push_back(BuildKernelSpec(*it->second));
+        for (size_t i = 0; i < it->second->num_inputs(); ++i)  // packed_inputs point into these
+          if (const Tensor* packed = it->second->GetTensor(PackedInputAttr(i))) p.packed.push_back(*packed);
         p.labels.push_back(t.node + " (" + it->second->type() + ")");
         auto at = step.find(t.node);
         p.steps.push_back(at == step.end() ? -1 : at->second);

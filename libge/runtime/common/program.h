@@ -49,6 +49,7 @@ struct Program {
   size_t num_tasks = 0;
   hal::Device* device = nullptr;
   std::shared_ptr<const hal::DeviceBuffer> weights;
+  std::vector<Tensor> packed;  // weights packed ahead (the .om), which specs' packed_inputs view
   KernelWrap wrap_kernel;  // empty in normal loads: kernels run unwrapped
 
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <random>
@@ -67,10 +68,12 @@ struct KernelCall {
 };
 
 // Creates the kernel through the CPU device's registry (the same path the
-// runtimes take).
+// runtimes take). `edit`, when given, changes the spec before Create (what a
+// .om adds to it, e.g. packed_inputs).
 inline Result<KernelCall> CreateKernel(const std::string& op, const hal::Attrs& attrs,
                                        const std::vector<HostTensor>& inputs,
-                                       const std::vector<hal::TensorInfo>& outputs) {
+                                       const std::vector<hal::TensorInfo>& outputs,
+                                       const std::function<void(hal::KernelSpec&)>& edit = nullptr) {
   KernelCall c;
   c.spec.op = op;
   c.spec.name = "test_" + op;
@@ -84,6 +87,7 @@ inline Result<KernelCall> CreateKernel(const std::string& op, const hal::Attrs& 
     c.in_bufs.push_back(std::move(b));
   }
   c.spec.outputs = outputs;
+  if (edit) edit(c.spec);
   const auto& reg = Cpu().kernels();
   GE_RETURN_IF_ERROR(reg.Supports(c.spec));
   GE_ASSIGN_OR_RETURN(c.kernel, reg.Create(c.spec));

@@ -525,6 +525,30 @@ TEST(OmLayout, Crc32IsZlibsCrc32) {
   EXPECT_EQ(Crc32("6789", 4, Crc32("12345", 5)), 0xCBF43926u);
 }
 
+// Long inputs take the carry-less-multiply path, short ones and the ends the
+// table: both agree with the bit-at-a-time definition at every length and
+// alignment, and chain at any split.
+TEST(OmLayout, Crc32MatchesTheBitwiseDefinitionAtEveryLengthAndOffset) {
+  auto bitwise = [](const uint8_t* p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; ++i) {
+      c ^= p[i];
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return ~c;
+  };
+  std::vector<uint8_t> v(4096 + 64);
+  uint32_t x = 12345;
+  for (auto& b : v) b = static_cast<uint8_t>((x = x * 1103515245u + 12345u) >> 16);
+  for (size_t off : {0, 1, 7, 15, 33})
+    for (size_t n : {0, 1, 15, 16, 63, 64, 65, 79, 80, 127, 128, 129, 200, 1000, 4096}) {
+      const uint32_t want = bitwise(v.data() + off, n);
+      EXPECT_EQ(Crc32(v.data() + off, n), want) << "offset " << off << ", " << n << " bytes";
+      const size_t cut = n / 3;
+      EXPECT_EQ(Crc32(v.data() + off + cut, n - cut, Crc32(v.data() + off, cut)), want) << "split at " << cut;
+    }
+}
+
 // Every constant (Const values and tensor attributes) starts 64-byte aligned
 // in the weights section and its bytes are the tensor's; the gaps are zero.
 TEST(OmLayout, WeightOffsetsAre64ByteAlignedAndGapsAreZero) {
@@ -1121,6 +1145,38 @@ TEST_F(OmFileTest, ReadOmFileReportsCorruptionWithThePath) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kCorrupt);
   EXPECT_EQ(r.status().message().rfind(path, 0), 0u) << r.status().message();
+}
+
+// Large sections are checked by reading the file, not through the mapping
+// (so the check leaves them out of the process's resident memory): a flipped
+// bit deep inside still fails the load, naming the file and the section.
+TEST_F(OmFileTest, ReadOmFileChecksLargeWeightsThroughTheFile) {
+  Model m = SmallModel();
+  std::vector<float> big(1 << 16, 0.0f);  // 256 KiB: above the size checked through the mapping
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i % 977) * 0.5f + 1.0f;
+  for (Node* n : m.graph->nodes())
+    if (n->name() == "relu") n->SetAttr("big", Tensor::FromVector(DataType::kFloat32, {1 << 16}, big));
+  std::string bytes = Serialize(m);
+  const std::string path = Path("big.om");
+  WriteBytes(path, bytes);
+  auto ok = ReadOmFile(path);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  const Tensor* t = nullptr;
+  for (Node* n : ok->model.graph->nodes())
+    if (n->name() == "relu") t = n->GetTensor("big");
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->size(), big.size() * sizeof(float));
+  EXPECT_EQ(std::memcmp(t->data(), big.data(), t->size()), 0);
+
+  const size_t at = bytes.find(std::string(reinterpret_cast<const char*>(big.data() + 40000), 64));
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 3] ^= 0x10;
+  WriteBytes(path, bytes);
+  auto bad = ReadOmFile(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kCorrupt);
+  EXPECT_EQ(bad.status().message().rfind(path, 0), 0u) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("(weights) checksum mismatch"), std::string::npos) << bad.status().message();
 }
 
 }  // namespace

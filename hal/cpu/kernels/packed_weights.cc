@@ -1,0 +1,95 @@
+#include "kernels/packed_weights.h"
+
+#include <atomic>
+#include <cstring>
+
+#include <spdlog/spdlog.h>
+
+namespace ge::hal::dnnl_util {
+namespace {
+
+std::string VersionTag() {
+  const dnnl_version_t* v = dnnl_version();
+  return "dnnl" + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) + ":";
+}
+
+// Only the fields that define a blocked layout, copied into a zeroed struct
+// so padding and unused union members are zero: equal layouts give equal
+// strings, and the .om stays byte-for-byte deterministic.
+std::optional<dnnl_memory_desc_t> Canonical(const dnnl_memory_desc_t& in) {
+  if (in.format_kind != dnnl_blocked || in.ndims < 0 || in.ndims > DNNL_MAX_NDIMS) return std::nullopt;
+  dnnl_memory_desc_t c;
+  std::memset(&c, 0, sizeof(c));
+  c.ndims = in.ndims;
+  c.data_type = in.data_type;
+  c.offset0 = in.offset0;
+  c.format_kind = in.format_kind;
+  const dnnl_blocking_desc_t& b = in.format_desc.blocking;
+  if (b.inner_nblks < 0 || b.inner_nblks > DNNL_MAX_NDIMS) return std::nullopt;
+  c.format_desc.blocking.inner_nblks = b.inner_nblks;
+  for (int i = 0; i < DNNL_MAX_NDIMS; ++i) {
+    if (i < in.ndims) {
+      c.dims[i] = in.dims[i];
+      c.padded_dims[i] = in.padded_dims[i];
+      c.padded_offsets[i] = in.padded_offsets[i];
+      c.format_desc.blocking.strides[i] = b.strides[i];
+    }
+    if (i < b.inner_nblks) {
+      c.format_desc.blocking.inner_blks[i] = b.inner_blks[i];
+      c.format_desc.blocking.inner_idxs[i] = b.inner_idxs[i];
+    }
+  }
+  c.extra.flags = in.extra.flags;
+  c.extra.compensation_mask = in.extra.compensation_mask;
+  c.extra.scale_adjust = in.extra.scale_adjust;
+  c.extra.asymm_compensation_mask = in.extra.asymm_compensation_mask;
+  return c;
+}
+
+std::atomic<bool> warned{false};
+
+}  // namespace
+
+std::optional<std::string> PackedFormat(const dnnl::memory::desc& md) {
+  auto c = Canonical(md.data);
+  if (!c) return std::nullopt;
+  static const char* hex = "0123456789abcdef";
+  std::string s = VersionTag();
+  const auto* p = reinterpret_cast<const uint8_t*>(&*c);
+  for (size_t i = 0; i < sizeof(*c); ++i) {
+    s += hex[p[i] >> 4];
+    s += hex[p[i] & 15];
+  }
+  return s;
+}
+
+Result<std::shared_ptr<const dnnl::memory>> PackedWeights(const KernelSpec& spec, size_t input,
+                                                          const dnnl::stream& s, const dnnl::memory& src,
+                                                          const dnnl::memory::desc& want) {
+  if (const PackedInput* packed = spec.Packed(input)) {
+    // The bytes are read-only (a mapped .om); oneDNN only reads weights.
+    if (packed->format == PackedFormat(want) && packed->size == want.get_size())
+      return std::make_shared<const dnnl::memory>(want, Engine(), const_cast<void*>(packed->data));
+    if (!warned.exchange(true))
+      spdlog::warn("node {} ({}): the .om's weights were packed for another CPU or oneDNN; packing them again at "
+                   "load (compile on this machine, or with its --soc_version, to skip this)",
+                   spec.name, spec.op);
+  }
+  return SharedPackedConstant(s, src, want);
+}
+
+Result<std::vector<PackedConstant>> PackAhead(size_t input, const dnnl::memory& src, const dnnl::memory::desc& want) {
+  std::vector<PackedConstant> out;
+  auto format = PackedFormat(want);
+  if (!format || want == src.get_desc()) return out;
+  PackedConstant c;
+  c.input = input;
+  c.format = *format;
+  c.bytes.resize(want.get_size());
+  dnnl::memory dst(want, Engine(), c.bytes.data());
+  GE_RETURN_IF_ERROR(ReorderNow(NewStream(), src, dst));
+  out.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace ge::hal::dnnl_util
