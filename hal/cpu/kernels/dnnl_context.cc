@@ -70,16 +70,12 @@ dnnl::memory::format_tag ChannelBlockedTag(size_t rank) {
   }
 }
 
-namespace {
-
 // The ISA values are bit sets (avx2_vnni is numerically above the AVX-512
 // ones): "has" is a subset test, not a comparison.
 bool HasIsa(dnnl::cpu_isa isa) {
   const auto want = static_cast<unsigned>(isa);
   return (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) & want) == want;
 }
-
-}  // namespace
 
 int PreferredChannelBlock() { return HasIsa(dnnl::cpu_isa::avx512_core) ? 16 : 8; }
 

@@ -32,6 +32,8 @@ dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
 // where oneDNN has jit kernels that plain nchw lacks (pooling).
 dnnl::memory::format_tag ChannelBlockedTag(size_t rank);
 // The channel block ChannelBlockedTag uses: 16 on AVX-512, else 8.
+// Whether oneDNN runs with (at least) this instruction set here.
+bool HasIsa(dnnl::cpu_isa isa);
 int PreferredChannelBlock();
 // The layout (a TensorInfo::channel_block) oneDNN's convolutions choose on
 // this CPU; 0 when it is none we name.

@@ -1,7 +1,9 @@
 #include "kernels/packed_weights.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -11,9 +13,23 @@
 namespace ge::hal::dnnl_util {
 namespace {
 
+// The oneDNN version and the instruction set it runs with here: both decide
+// which layout its primitives pick, so both name a packing.
 std::string VersionTag() {
   const dnnl_version_t* v = dnnl_version();
-  return "dnnl" + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) + ":";
+  static const std::pair<dnnl::cpu_isa, const char*> kIsas[] = {
+      {dnnl::cpu_isa::avx512_core_amx, "avx512_core_amx"}, {dnnl::cpu_isa::avx512_core_bf16, "avx512_core_bf16"},
+      {dnnl::cpu_isa::avx512_core_vnni, "avx512_core_vnni"}, {dnnl::cpu_isa::avx512_core, "avx512_core"},
+      {dnnl::cpu_isa::avx2_vnni, "avx2_vnni"},           {dnnl::cpu_isa::avx2, "avx2"},
+      {dnnl::cpu_isa::avx, "avx"},                       {dnnl::cpu_isa::sse41, "sse41"}};
+  const char* isa = "any";
+  for (const auto& [i, name] : kIsas)
+    if (HasIsa(i)) {
+      isa = name;
+      break;
+    }
+  return "dnnl" + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) + "/" +
+         isa + ":";
 }
 
 // Only the fields that define a blocked layout, copied into a zeroed struct
@@ -72,14 +88,16 @@ void Prefault(const void* p, size_t n) {
 std::optional<std::string> PackedFormat(const dnnl::memory::desc& md) {
   auto c = Canonical(md.data);
   if (!c) return std::nullopt;
-  static const char* hex = "0123456789abcdef";
-  std::string s = VersionTag();
+  // FNV-1a over the descriptor: short enough to read in ge-dump; the size is
+  // compared as well, and a collision between two layouts of one tensor is
+  // not a practical concern at 64 bits.
+  uint64_t h = 0xcbf29ce484222325ull;
   const auto* p = reinterpret_cast<const uint8_t*>(&*c);
-  for (size_t i = 0; i < sizeof(*c); ++i) {
-    s += hex[p[i] >> 4];
-    s += hex[p[i] & 15];
-  }
-  return s;
+  for (size_t i = 0; i < sizeof(*c); ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  static const std::string tag = VersionTag();
+  return tag + "md" + std::to_string(c->ndims) + "." + hex;
 }
 
 Result<std::shared_ptr<const dnnl::memory>> PackedWeights(const KernelSpec& spec, size_t input,

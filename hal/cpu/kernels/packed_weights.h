@@ -3,9 +3,11 @@
 // this CPU, ge-atc stores them in the .om, and at load the kernel uses them
 // in place when its own primitive asks for exactly that layout again.
 //
-// The format string is the oneDNN version plus the memory descriptor itself
-// (every field of a blocked layout, hex), so a .om compiled on another CPU or
-// with another oneDNN is recognised as different and repacked, never misread.
+// The format string names the oneDNN version, the instruction set it runs
+// with and the memory descriptor (a hash of every field of the blocked
+// layout), e.g. "dnnl2.6.3/avx512_core_bf16:md2.1f0c…", so a .om compiled on
+// another CPU or with another oneDNN is recognised as different and repacked,
+// never misread.
 #pragma once
 
 #include <optional>
