@@ -1,4 +1,5 @@
 #include "cpu_kernels.h"
+#include "kernels/channel_affine_kernels.h"
 
 namespace ge::hal {
 
@@ -9,6 +10,8 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterMatMulKernels(r);
   RegisterPoolKernels(r);
   RegisterNormKernels(r);
+  RegisterChannelAffineKernels(r);
+  RegisterConcatAffineKernels(r);
   RegisterSoftmaxKernels(r);
   RegisterRnnKernels(r);
   RegisterUnaryKernels(r);

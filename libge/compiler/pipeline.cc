@@ -47,6 +47,10 @@ PassManager BuildPipeline() {
   pm.Add(InSubgraphsToo(LayerNormFusionPass()));
   pm.Add(InSubgraphsToo(GeluFusionPass()));
   pm.Add(InSubgraphsToo(SiluFusionPass()));
+  pm.Add(InSubgraphsToo(HardSwishFusionPass()));
+  // After the BN folds: what is left has no conv to fold into.
+  pm.Add(InSubgraphsToo(BnReluFusionPass()));
+  pm.Add(InSubgraphsToo(ConcatBnFusionPass()));  // matches bn_relu_fusion's ChannelAffine
   pm.Add(InSubgraphsToo(MatMulAddToGemmPass()));
   pm.Add(InSubgraphsToo(ConvPostOpsPass()));
   pm.Add(InSubgraphsToo(GemmPostOpsPass()));

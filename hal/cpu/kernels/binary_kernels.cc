@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cpu_kernels.h"
+#include "kernels/channel_affine_kernels.h"
 #include "kernels/loop_broadcast.h"
 #include "kernels/loop_convert.h"
 #include "kernels/loop_half.h"
@@ -419,6 +420,40 @@ void RegisterBinary(KernelRegistry& r, const char* op, std::vector<Impl> impls) 
       LayoutSupport::kElementwise);  // same-shaped blocked operands are one flat loop
 }
 
+// The registry's kElementwise rule, which a kOwn kernel checks itself:
+// laid-out operands share the output's layout and dims (plain scalars aside).
+Status FlatLayout(const KernelSpec& spec) {
+  const TensorInfo& y = spec.outputs[0];
+  for (const TensorInfo& t : spec.inputs) {
+    if (t.NumElements() == 1 && t.channel_block == 0) continue;
+    if (t.channel_block != y.channel_block || (y.channel_block != 0 && t.dims != y.dims))
+      return NotSupported(spec, "laid-out operands need the output's layout and dims");
+  }
+  if (y.channel_block != 0 && (y.dims.size() < 3 || (y.channel_block > 0 && y.dims[1] % y.channel_block != 0)))
+    return NotSupported(spec, "a laid-out output needs rank >= 3 and channels the block divides");
+  return Status::Ok();
+}
+
+// Mul and Add also run a per-channel operand on a laid-out tensor (the
+// squeeze-excitation gate, a BatchNorm's halves) in that layout, so the
+// layout stage needs no reorders around them (channel_affine_kernels.cc).
+void RegisterChannelBinary(KernelRegistry& r, const char* op, std::vector<Impl> impls) {
+  auto shared = std::make_shared<const std::vector<Impl>>(std::move(impls));
+  r.Register(
+      op,
+      [shared](const KernelSpec& spec) -> Status {
+        GE_RETURN_IF_ERROR(PlanBinary(*shared, spec).status());
+        return IsChannelBroadcast(spec) ? Status::Ok() : FlatLayout(spec);
+      },
+      [shared](const KernelSpec& spec) -> Result<KernelPtr> {
+        GE_ASSIGN_OR_RETURN(Factory make, PlanBinary(*shared, spec));
+        if (IsChannelBroadcast(spec)) return CreateChannelBroadcast(spec);
+        GE_RETURN_IF_ERROR(FlatLayout(spec));
+        return make(spec);
+      },
+      LayoutSupport::kOwn);
+}
+
 // Where(cond, X, Y): moves elements by their size, so any dtype works.
 template <bool VC, bool VX, bool VY, typename U>
 inline void WhereRow(const uint8_t* c, const U* x, const U* y, U* o, int64_t n) {
@@ -508,9 +543,9 @@ Result<KernelPtr> CreateWhere(const KernelSpec& spec) {
 }  // namespace
 
 void RegisterBinaryKernels(KernelRegistry& r) {
-  RegisterBinary(r, "Add", Arithmetic<AddOp>());
+  RegisterChannelBinary(r, "Add", Arithmetic<AddOp>());
   RegisterBinary(r, "Sub", Arithmetic<SubOp>());
-  RegisterBinary(r, "Mul", Arithmetic<MulOp>());
+  RegisterChannelBinary(r, "Mul", Arithmetic<MulOp>());
   RegisterBinary(r, "Div", Arithmetic<DivOp>());
   RegisterBinary(r, "Pow", PowImpls());
   RegisterBinary(r, "Mod", ModImpls());

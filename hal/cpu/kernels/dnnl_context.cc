@@ -217,13 +217,17 @@ Result<Activation> ParseActivation(const Attrs& attrs) {
     a.kind = Activation::kHardSwish;
   } else if (kind == "Swish") {
     a.kind = Activation::kSwish;
+  } else if (kind == "HardSigmoid") {
+    a.kind = Activation::kHardSigmoid;
+    a.alpha = attrs.GetFloat("activation_alpha", 0.2f);
+    a.beta = attrs.GetFloat("activation_beta", 0.5f);
   } else if (kind == "Clip") {
     a.kind = Activation::kClip;
     a.min = attrs.GetFloat("activation_min", -FLT_MAX);
     a.max = attrs.GetFloat("activation_max", FLT_MAX);
     if (!(a.min <= a.max)) return InvalidArgument("fused Clip has activation_min > activation_max");
   } else {
-    return Unsupported("fused activation '" + kind + "' is not supported (Relu, Clip, Sigmoid, HardSwish, Swish)");
+    return Unsupported("fused activation '" + kind + "' is not supported (Relu, Clip, Sigmoid, HardSwish, HardSigmoid, Swish)");
   }
   return a;
 }
@@ -245,6 +249,12 @@ void AppendActivation(dnnl::post_ops& ops, const Activation& act) {
     // x * relu6(x + 3) / 6 in oneDNN 2.x, ONNX's HardSwish.
     case Activation::kHardSwish:
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_hardswish, 0.0f, 0.0f);
+      break;
+    // oneDNN 2.x has no hardsigmoid eltwise: a linear map, then a clip to
+    // [0, 1], both in the same post-op chain.
+    case Activation::kHardSigmoid:
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, act.alpha, act.beta);
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip_v2, 0.0f, 1.0f);
       break;
     // x * sigmoid(alpha x), alpha 1: SiLU.
     case Activation::kSwish:

@@ -89,8 +89,9 @@ auto Guard(const KernelSpec& spec, F&& f) -> decltype(f()) {
 // Activation fused as a post-op (attrs "activation", "activation_min",
 // "activation_max"); the compiler sets them when it folds Relu/Clip/Sigmoid.
 struct Activation {
-  enum Kind { kNone, kRelu, kClip, kSigmoid, kHardSwish, kSwish } kind = kNone;
-  float min = 0, max = 0;
+  enum Kind { kNone, kRelu, kClip, kSigmoid, kHardSwish, kSwish, kHardSigmoid } kind = kNone;
+  float min = 0, max = 0;      // kClip
+  float alpha = 0, beta = 0;   // kHardSigmoid: clip(alpha x + beta, 0, 1)
 };
 Result<Activation> ParseActivation(const Attrs& attrs);
 void AppendActivation(dnnl::post_ops& ops, const Activation& act);

@@ -1,9 +1,10 @@
 // ONNX MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool on oneDNN
-// pooling (v2: with dilations). Input and output share one layout: plain
+// pooling (v2: with dilations); an f32 GlobalAveragePool on the own loop. Input and output share one layout: plain
 // NCHW, or channel-blocked when the compiler's layout stage keeps a conv
 // chain blocked through the pool.
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "kernels/global_avg_pool.h"
 #include "kernels/max_pool_loop.h"
 
 namespace ge::hal {
@@ -155,7 +156,18 @@ void RegisterPoolKernels(KernelRegistry& r) {
       [](const KernelSpec& s) { return NeedsMaxPoolLoop(s) ? CheckMaxPoolLoop(s) : Supports<PlanWindowPool>(s); },
       [](const KernelSpec& s) { return NeedsMaxPoolLoop(s) ? CreateMaxPoolLoop(s) : Create<PlanWindowPool>(s); }, own);
   r.Register("AveragePool", Supports<PlanWindowPool>, Create<PlanWindowPool>, own);
-  r.Register("GlobalAveragePool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>, own);
+  // f32 takes the own loop, threaded over channels (global_avg_pool.h);
+  // oneDNN's checks still decide what is supported.
+  r.Register(
+      "GlobalAveragePool", Supports<PlanGlobalPool>,
+      [](const KernelSpec& s) -> Result<std::unique_ptr<Kernel>> {
+        if (OwnGlobalAvgPool(s)) {
+          GE_RETURN_IF_ERROR(Supports<PlanGlobalPool>(s));
+          return CreateOwnGlobalAvgPool(s);
+        }
+        return Create<PlanGlobalPool>(s);
+      },
+      own);
   r.Register("GlobalMaxPool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>, own);
 }
 

@@ -156,6 +156,12 @@ bool ActivationAttrs(const Node& act, std::map<std::string, AttrValue>* attrs) {
     (*attrs)["activation"] = t;
     return true;
   }
+  if (t == "HardSigmoid") {  // mobilenet_v3's gate: alpha and beta travel with it
+    (*attrs)["activation"] = t;
+    (*attrs)["activation_alpha"] = act.GetFloat("alpha", 0.2f);
+    (*attrs)["activation_beta"] = act.GetFloat("beta", 0.5f);
+    return true;
+  }
   if (t == "Gelu") {
     if (act.GetString("approximate", "none") != "none") return false;
     (*attrs)["activation"] = t;
