@@ -225,7 +225,9 @@ function svg(r) {
   const W = 760, left = 170, right = 70, top = 56, rowH = 34, barH = 12;
   const H = top + rows.length * rowH + 40;
   const vals = rows.flatMap((m) => [m.ratio_sink, m.ratio_v2]).filter((x) => x !== null);
-  const max = Math.max(1.25, ...vals) * 1.05;
+  // The axis ends at 3x at most: one disturbed row must not squash the others; a longer bar is cut
+  // at the edge and says its value.
+  const max = Math.min(3, Math.max(1.25, ...vals)) * 1.05;
   const x = (v) => left + (W - left - right) * v / max;
   const escape = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const out = [];
@@ -245,8 +247,9 @@ function svg(r) {
         out.push(`<text x="${left + 4}" y="${y + dy + barH - 2}" fill="#c00">${name}: ${escape(m.error ? 'error' : 'n/a')}</text>`);
         return;
       }
-      out.push(`<rect x="${left}" y="${y + dy}" width="${x(v) - left}" height="${barH}" fill="${color}"><title>${escape(`${m.model} ${name}: ${v}x onnxruntime`)}</title></rect>`);
-      out.push(`<text x="${x(v) + 4}" y="${y + dy + barH - 2}" fill="#333">${v.toFixed(2)}</text>`);
+      const end = x(Math.min(v, max));
+      out.push(`<rect x="${left}" y="${y + dy}" width="${end - left}" height="${barH}" fill="${color}"><title>${escape(`${m.model} ${name}: ${v}x onnxruntime`)}</title></rect>`);
+      out.push(`<text x="${v > max ? end - 4 : end + 4}" y="${y + dy + barH - 2}" fill="${v > max ? 'white' : '#333'}"${v > max ? ' text-anchor="end"' : ''}>${v.toFixed(2)}${v > max ? ' &#8594;' : ''}</text>`);
     });
   });
   out.push(`<line x1="${x(1)}" y1="${top - 8}" x2="${x(1)}" y2="${H - 34}" stroke="#c00" stroke-dasharray="4 3"/>`);
