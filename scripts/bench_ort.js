@@ -9,6 +9,8 @@
 // graphOptimizationLevel 'all', executionProviders ['cpu']. Latency is wall time around one
 // `await session.run(feeds)` (process.hrtime), percentiles picked the way ge-run picks them:
 // sorted[min(n-1, round(q*(n-1)))].
+// The summary also gives load_ms (InferenceSession.create), every timed run (latency_ms.samples)
+// and peak_rss_mb (the process's peak resident memory, process.resourceUsage().maxRSS, as ge-run's).
 // --golden checks the first output with the reference-model criterion:
 //   max|y - ref| <= 1e-3 * max|ref| + 1e-5  and  cosine(y, ref) >= 0.99999.
 // onnxruntime-node is loaded from <ort-dir>/node_modules (default $ORT_DIR or ~/.cache/ge-ort),
@@ -44,7 +46,7 @@ function parseArgs(argv) {
       case '--threads': a.threads = parseInt(v(), 10); break;
       case '--ort-dir': a.ortDir = v(); break;
       case '-h': case '--help':
-        process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 16)
+        process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 17)
           .map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
         process.exit(0);
       default: die(`unknown argument ${k} (see --help)`);
@@ -176,7 +178,7 @@ async function main() {
     latency_ms: {
       runs: a.runs, warmup: a.warmup,
       p50: percentile(sorted, 0.5), p90: percentile(sorted, 0.9), p99: percentile(sorted, 0.99),
-      mean: ms.reduce((x, v) => x + v, 0) / ms.length, min: sorted[0],
+      mean: ms.reduce((x, v) => x + v, 0) / ms.length, min: sorted[0], samples: ms,
     },
   };
   if (golden) {
@@ -188,6 +190,8 @@ async function main() {
     r.compare = c.pass ? 'PASS' : 'FAIL';
     r.golden = c;
   }
+  // Peak RSS after the runs: the session, its arena and Node itself (ru_maxrss, KiB on Linux).
+  r.peak_rss_mb = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(JSON.stringify(r) + '\n');
   if (session.release) await session.release();
 }

@@ -1,41 +1,68 @@
 #!/usr/bin/env bash
-# bench_vs_ort.sh: latency of `ge-run --mode v2` against onnxruntime (CPU, onnxruntime-node)
-# on the same machine in the same run. Builds nothing; see docs/benchmarks.md.
+# bench_vs_ort.sh: ge (sink and v2 mode) against onnxruntime (CPU, onnxruntime-node) on the same
+# machine in one run. Builds nothing; see docs/benchmarks.md.
 #
-#   scripts/bench_vs_ort.sh [--json] [--no-check] [MODEL ...]
+#   scripts/bench_vs_ort.sh [--json] [--no-check] [--export] [--out DIR] [MODEL ...]
 #
-# Per model (default: resnet18 mobilenet_v2 squeezenet1_1 bert_encoder small_cnn): ge-atc converts
-# MODELS_DIR/MODEL.onnx into a temp dir, ge-run times it, then onnxruntime times the same .onnx
-# (ge then ort per model, so drift hits both). Prints `model ge_p50_ms ort_p50_ms ratio ...`;
-# ratio = ge/ort (< 1: ge faster). With --json also one JSON line per model.
-# By default both outputs are checked against MODEL.output.npy (README criterion); --no-check skips.
-# Exit: 0 all rows fine, 1 some row has an error or a wrong output, 2 a tool/model/setting is missing.
+# Models: MODEL names (or the MODELS env, space-separated); default: every model of the benchmark
+# set in BENCH_DIR (what scripts/gen_bench_models.py exports: resnet50 ... gpt_decoder) and every
+# MODELS_DIR/*.onnx with an input (../shared/models, when present). A name is looked up in BENCH_DIR
+# first, then MODELS_DIR; each needs NAME.onnx and NAME.input.npy, NAME.output.npy is the golden.
+# --export: export the benchmark-set models missing from BENCH_DIR first (python3-torch, minutes).
+#
+# Per model: ge-atc converts it once; then ROUNDS rounds, each running three fresh processes one
+# after the other, the order rotating per round: `ge-run --mode sink`, `ge-run --mode v2` and
+# onnxruntime (scripts/bench_ort.js), each WARMUP untimed and RUNS timed inferences. Per engine:
+# p50 and p90 over all ROUNDS x RUNS timed runs, the median load time and peak RSS of the rounds,
+# the output against the golden (every round; --no-check skips), and the achieved GFLOP/s (the
+# model's FLOPs as ge-dump flops counts them / p50) against the roof: the GFLOP/s of a large oneDNN
+# convolution that ge-conv-roof measures once at the start with the same THREADS.
+#
+# Output: the table on stdout (with --json: report.json instead; progress always on stderr), and
+# in the output dir (--out DIR, default OUT_DIR or bench-out/ in the repo, gitignored):
+#   report.md    the table in Markdown with the date, CPU and settings
+#   report.json  {meta, models: [{model, flops, sink|v2|ort: {p50_ms, p90_ms, runs, load_ms,
+#                peak_rss_mb, golden, gflops_per_s, roof_pct}, ratio_sink, ratio_v2, ...}], summary}
+#   report.svg   a bar chart of ge/onnxruntime per model (sink and v2), for a browser
+# Columns: sink/v2/ort ms = p50; sink/ort, v2/ort = ratio (< 1: ge faster); load ms and RSS MB per
+# engine; GFLOP/s and % of the roof; golden = PASS/FAIL/- per engine; note = the first error.
+#
+# Exit: 0 every model ran and matched; 1 some model had an error or a wrong output; 2 a tool, model
+# or setting is missing (ge-atc/ge-run/ge-conv-roof not built, node or npm missing, bad env value).
 #
 # Environment:
-#   BUILD_DIR    ge build tree with apps/ge-atc, apps/ge-run (default: build, relative to the repo root)
+#   BUILD_DIR    ge build tree with apps/ge-atc, apps/ge-run, apps/ge-conv-roof (default: build)
+#   BENCH_DIR    the exported benchmark set (default /tmp/bench)
 #   MODELS_DIR   reference models (default: ../shared/models relative to the repo root)
-#   RUNS         timed runs per model and engine (default 20)
-#   WARMUP       untimed runs before them (default 5)
-#   THREADS      compute threads for both engines (default 2): ORT intraOpNumThreads, ge OMP_NUM_THREADS
-#   ORT_DIR      where onnxruntime-node is npm-installed (default ~/.cache/ge-ort; installed once)
-#   STEP_TIMEOUT seconds one ge-atc / ge-run / ort step may take (default 900)
+#   ROUNDS       rounds of fresh processes per model (default 3)
+#   RUNS         timed runs per process (default 10: 30 per engine with ROUNDS=3)
+#   WARMUP       untimed runs per process before them (default 3)
+#   THREADS      compute threads for every engine (default 2): ORT intraOpNumThreads, ge OMP_NUM_THREADS
+#   ORT_DIR      where onnxruntime-node is npm-installed (default ~/.cache/ge-ort; installed once with
+#                npm install --ignore-scripts onnxruntime-node when missing)
+#   ROOF_RUNS    timed runs of ge-conv-roof (default 20; 0: no roof)
+#   STEP_TIMEOUT seconds one ge-atc / ge-run / ort process may take (default 900)
+#   OUT_DIR      the output dir (default bench-out)
 #   MODELS       space-separated model names, instead of positional arguments
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "bench_vs_ort.sh: $*" >&2; exit 2; }
+say() { echo "$*" >&2; }
 
-JSON=0
-CHECK=1
+JSON=0 CHECK=1 EXPORT=0 OUT=""
 ARGS=()
-for a in "$@"; do
-  case "$a" in
+while [ $# -gt 0 ]; do
+  case "$1" in
     --json) JSON=1 ;;
     --no-check) CHECK=0 ;;
-    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) die "unknown option $a (see --help)" ;;
-    *) ARGS+=("$a") ;;
+    --export) EXPORT=1 ;;
+    --out) [ $# -ge 2 ] || die "--out needs a directory"; OUT=$2; shift ;;
+    -h|--help) sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) die "unknown option $1 (see --help)" ;;
+    *) ARGS+=("$1") ;;
   esac
+  shift
 done
 
 abspath() {
@@ -44,38 +71,66 @@ abspath() {
   if [ -d "$p" ]; then (cd "$p" && pwd); else echo "$p"; fi
 }
 BUILD_DIR=$(abspath "${BUILD_DIR:-build}")
+BENCH_DIR=$(abspath "${BENCH_DIR:-/tmp/bench}")
 MODELS_DIR=$(abspath "${MODELS_DIR:-../shared/models}")
-RUNS=${RUNS:-20}
-WARMUP=${WARMUP:-5}
+OUT_DIR=$(abspath "${OUT:-${OUT_DIR:-bench-out}}")
+ROUNDS=${ROUNDS:-3}
+RUNS=${RUNS:-10}
+WARMUP=${WARMUP:-3}
 THREADS=${THREADS:-2}
+ROOF_RUNS=${ROOF_RUNS:-20}
 ORT_DIR=${ORT_DIR:-$HOME/.cache/ge-ort}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}
-if [ ${#ARGS[@]} -gt 0 ]; then
-  MODEL_LIST=("${ARGS[@]}")
-else
-  read -r -a MODEL_LIST <<<"${MODELS:-resnet18 mobilenet_v2 squeezenet1_1 bert_encoder small_cnn}"
-fi
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, got '$ROUNDS'"
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
 [[ "$WARMUP" =~ ^[0-9]+$ ]] || die "WARMUP must be a non-negative integer, got '$WARMUP'"
 [[ "$THREADS" =~ ^[1-9][0-9]*$ ]] || die "THREADS must be a positive integer, got '$THREADS'"
+[[ "$ROOF_RUNS" =~ ^[0-9]+$ ]] || die "ROOF_RUNS must be a non-negative integer, got '$ROOF_RUNS'"
 [[ "$STEP_TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "STEP_TIMEOUT must be a positive integer, got '$STEP_TIMEOUT'"
 
+# The benchmark set's names, from the exporter itself (its MODELS table), without importing torch.
+BENCH_SET=$(sed -n '/^MODELS = {/,/^}/s/^    "\([a-z0-9_]*\)":.*/\1/p' "$REPO/scripts/gen_bench_models.py" | tr '\n' ' ')
+
 # ---- preflight: everything missing is fatal, one line each -----------------------------------
-GE_ATC=$BUILD_DIR/apps/ge-atc
-GE_RUN=$BUILD_DIR/apps/ge-run
-[ -x "$GE_ATC" ] || die "missing $GE_ATC (build it: ninja -C $BUILD_DIR ge-atc ge-run, or set BUILD_DIR)"
-[ -x "$GE_RUN" ] || die "missing $GE_RUN (build it: ninja -C $BUILD_DIR ge-atc ge-run, or set BUILD_DIR)"
-command -v node >/dev/null || die "missing node (Node.js 18+ is needed for the onnxruntime baseline)"
+GE_ATC=$BUILD_DIR/apps/ge-atc GE_RUN=$BUILD_DIR/apps/ge-run GE_ROOF=$BUILD_DIR/apps/ge-conv-roof
+for t in "$GE_ATC" "$GE_RUN" "$GE_ROOF"; do
+  [ -x "$t" ] || die "missing $t (build it: scripts/build.sh, or set BUILD_DIR)"
+done
+command -v node >/dev/null || die "missing node (Node.js 18+ runs the onnxruntime baseline and the report)"
 command -v timeout >/dev/null || die "missing timeout (coreutils)"
-[ -d "$MODELS_DIR" ] || die "missing MODELS_DIR $MODELS_DIR (set MODELS_DIR)"
-BENCH_ORT=$REPO/scripts/bench_ort.js
-[ -f "$BENCH_ORT" ] || die "missing $BENCH_ORT"
-for m in "${MODEL_LIST[@]}"; do
-  [ -f "$MODELS_DIR/$m.onnx" ] || die "missing model $MODELS_DIR/$m.onnx"
-  [ -f "$MODELS_DIR/$m.input.npy" ] || die "missing input $MODELS_DIR/$m.input.npy"
-  if [ "$CHECK" = 1 ]; then
-    [ -f "$MODELS_DIR/$m.output.npy" ] || die "missing golden $MODELS_DIR/$m.output.npy (or pass --no-check)"
+for f in bench_ort.js bench_report.js; do [ -f "$REPO/scripts/$f" ] || die "missing $REPO/scripts/$f"; done
+
+if [ "$EXPORT" = 1 ]; then
+  say "exporting the benchmark set's missing models into $BENCH_DIR ..."
+  /usr/bin/python3 "$REPO/scripts/gen_bench_models.py" "$BENCH_DIR" >&2 || die "gen_bench_models.py failed"
+fi
+if [ ${#ARGS[@]} -gt 0 ]; then
+  MODEL_LIST=("${ARGS[@]}")
+elif [ -n "${MODELS:-}" ]; then
+  read -r -a MODEL_LIST <<<"$MODELS"
+else
+  MODEL_LIST=()
+  missing=()
+  for m in $BENCH_SET; do
+    if [ -f "$BENCH_DIR/$m.onnx" ]; then MODEL_LIST+=("$m"); else missing+=("$m"); fi
+  done
+  [ ${#missing[@]} -gt 0 ] && say "note: not in BENCH_DIR $BENCH_DIR: ${missing[*]} (export: --export, or /usr/bin/python3 scripts/gen_bench_models.py $BENCH_DIR)"
+  if [ -d "$MODELS_DIR" ]; then
+    for f in "$MODELS_DIR"/*.onnx; do
+      [ -f "$f" ] || continue
+      m=$(basename "$f" .onnx)
+      [ -f "$MODELS_DIR/$m.input.npy" ] && [[ " ${MODEL_LIST[*]} " != *" $m "* ]] && MODEL_LIST+=("$m")
+    done
   fi
+  [ ${#MODEL_LIST[@]} -gt 0 ] || die "no models: BENCH_DIR $BENCH_DIR and MODELS_DIR $MODELS_DIR hold none (see --help)"
+fi
+model_dir() {
+  if [ -f "$BENCH_DIR/$1.onnx" ]; then echo "$BENCH_DIR"; elif [ -f "$MODELS_DIR/$1.onnx" ]; then echo "$MODELS_DIR"; fi
+}
+for m in "${MODEL_LIST[@]}"; do
+  d=$(model_dir "$m")
+  [ -n "$d" ] || die "missing model $m.onnx (looked in BENCH_DIR $BENCH_DIR and MODELS_DIR $MODELS_DIR)"
+  [ -f "$d/$m.input.npy" ] || die "missing input $d/$m.input.npy"
 done
 
 # ---- onnxruntime-node: install once into ORT_DIR, prove the CPU binding loads ----------------
@@ -85,118 +140,107 @@ ort_loads() {
 }
 if ! ORT_VERSION=$(ort_loads); then
   command -v npm >/dev/null || die "missing npm (needed once to install onnxruntime-node into $ORT_DIR)"
-  echo "installing onnxruntime-node into $ORT_DIR (npm install --ignore-scripts) ..." >&2
+  say "installing onnxruntime-node into $ORT_DIR (npm install --ignore-scripts) ..."
   mkdir -p "$ORT_DIR" || die "cannot create ORT_DIR $ORT_DIR"
   [ -f "$ORT_DIR/package.json" ] || echo '{"name":"ge-ort","private":true}' >"$ORT_DIR/package.json"
   (cd "$ORT_DIR" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error onnxruntime-node >&2) ||
     die "npm install --ignore-scripts onnxruntime-node failed in $ORT_DIR"
-  ls "$ORT_DIR"/node_modules/onnxruntime-node/bin/napi-v*/linux/x64/onnxruntime_binding.node >/dev/null 2>&1 ||
-    die "onnxruntime-node installed but its native binding bin/napi-v*/linux/x64/onnxruntime_binding.node is missing"
-  ORT_VERSION=$(ort_loads) || die "onnxruntime-node native binding in $ORT_DIR does not load: $(cd "$ORT_DIR" && node -e "require('onnxruntime-node')" 2>&1 | grep -m1 -i error)"
+  ORT_VERSION=$(ort_loads) || die "onnxruntime-node in $ORT_DIR does not load: $(cd "$ORT_DIR" && node -e "require('onnxruntime-node')" 2>&1 | grep -m1 -i error)"
 fi
 
-# ---- helpers ----------------------------------------------------------------------------------
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench_vs_ort.XXXXXX") || die "cannot create a temp dir"
 trap 'rm -rf "$TMP"' EXIT
-
-# jfield FILE EXPR: evaluate a JS expression over the parsed JSON `j` in FILE (the last line that
-# starts with '{' or the whole file); prints nothing when the file has no JSON or EXPR is undefined.
+MANIFEST=$TMP/runs.jsonl
+: >"$MANIFEST"
+# jfield FILE EXPR: a JS expression over the JSON `j` a tool printed into FILE (for progress lines).
 jfield() {
   node -e '
-    const fs = require("fs"); const txt = fs.readFileSync(process.argv[1], "utf8");
-    let j; try { j = JSON.parse(txt); } catch (e) {
-      const l = txt.split("\n").filter((s) => s.startsWith("{")).pop(); try { j = JSON.parse(l); } catch (e2) { process.exit(0); } }
+    const txt = require("fs").readFileSync(process.argv[1], "utf8"); let j;
+    try { j = JSON.parse(txt); } catch (e) { try { j = JSON.parse(txt.split("\n").filter((s) => s.startsWith("{")).pop()); } catch (e2) { process.exit(0); } }
     let v; try { v = eval(process.argv[2]); } catch (e) { process.exit(0); }
-    if (v !== undefined && v !== null) process.stdout.write(typeof v === "number" ? v.toFixed(3) : String(v));
+    if (v !== undefined && v !== null) process.stdout.write(typeof v === "number" ? v.toFixed(2) : String(v));
   ' "$1" "$2" 2>/dev/null
 }
-# errline TOOL LOG RC: "TOOL: <last non-empty line of LOG>", flattened and shortened, for the note
-errline() {
-  local l
-  l=$(grep -v '^[[:space:]]*$' "$2" 2>/dev/null | tail -n 1 | tr -s '\t ' ' ')
-  [ -n "$l" ] || l="exit code $3, no message"
-  [ "$3" = 124 ] && l="timed out after ${STEP_TIMEOUT}s"
-  case "$l" in "$1:"*) ;; *) l="$1: $l" ;; esac
-  echo "${l:0:160}"
+jesc() { local s=${1//\\/\\\\}; printf '%s' "${s//\"/\\\"}"; }  # a JSON string's contents
+record() {  # model engine round rc out err [extra JSON fields]
+  printf '{"model":"%s","engine":"%s","round":%s,"rc":%s,"out":"%s","err":"%s"%s}\n' "$(jesc "$1")" "$2" "$3" "$4" \
+    "$(jesc "$5")" "$(jesc "$6")" "${7:-}" >>"$MANIFEST"
 }
-jstr() { node -e 'process.stdout.write(JSON.stringify(process.argv[1]))' "$1"; }
-jnum() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
 
-# ---- run ----------------------------------------------------------------------------------------
-echo "# ge: $GE_RUN --mode v2 (OMP_NUM_THREADS=$THREADS); ort: onnxruntime-node $ORT_VERSION CPU EP," \
-     "intraOpNumThreads=$THREADS interOpNumThreads=1 sequential, graphOptimizationLevel=all"
-echo "# runs=$RUNS warmup=$WARMUP per engine, ge then ort per model; nproc=$(nproc);" \
-     "loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-# A loaded machine slows both engines unevenly (ge's thread hand-offs suffer most): say so up front.
-if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
-  echo "# WARNING: 1-min load average $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores: other processes compete for the CPU, numbers will be noisy" >&2
+# ---- the roof ---------------------------------------------------------------------------------
+LOADAVG_START=$(cut -d' ' -f1-3 /proc/loadavg)
+ROOF_JSON=null
+if [ "$ROOF_RUNS" -gt 0 ]; then
+  if OMP_NUM_THREADS=$THREADS timeout "$STEP_TIMEOUT" "$GE_ROOF" --runs "$ROOF_RUNS" --json >"$TMP/roof.json" 2>"$TMP/roof.err"; then
+    ROOF_JSON=$(cat "$TMP/roof.json")
+    say "# roof: $(jfield "$TMP/roof.json" 'j.gflops_per_s') GFLOP/s ($(jfield "$TMP/roof.json" 'j.shape'), $(jfield "$TMP/roof.json" 'j.impl'), $THREADS threads)"
+  else
+    say "# roof: ge-conv-roof failed: $(tail -n1 "$TMP/roof.err")"
+  fi
 fi
-ROWS=()
-JSONL=()
-n_err=0
-for m in "${MODEL_LIST[@]}"; do
-  onnx=$MODELS_DIR/$m.onnx in=$MODELS_DIR/$m.input.npy gold=$MODELS_DIR/$m.output.npy
-  ge_p50="" ge_p90="" ge_chk="" ge_err="" ort_p50="" ort_p90="" ort_chk="" ort_err=""
+say "# ${#MODEL_LIST[@]} models, $ROUNDS rounds x $RUNS runs (+$WARMUP warm-up) per engine, threads $THREADS," \
+    "onnxruntime-node $ORT_VERSION; nproc $(nproc), load average $LOADAVG_START"
+# A loaded machine slows the engines unevenly: say so up front.
+if awk -v l="${LOADAVG_START%% *}" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
+  say "# WARNING: 1-min load average ${LOADAVG_START%% *} on $(nproc) cores: other processes compete for the CPU, numbers will be noisy"
+fi
 
-  # ge: convert, then run
+# ---- run --------------------------------------------------------------------------------------
+ENGINES=(sink v2 ort)
+for m in "${MODEL_LIST[@]}"; do
+  d=$(model_dir "$m")
+  onnx=$d/$m.onnx in=$d/$m.input.npy gold=$d/$m.output.npy
+  have_gold=0
+  [ "$CHECK" = 1 ] && [ -f "$gold" ] && have_gold=1
+  t0=$(date +%s.%N)
   timeout "$STEP_TIMEOUT" "$GE_ATC" --model "$onnx" --framework 5 --output "$TMP/$m" >"$TMP/$m.atc.log" 2>&1
   rc=$?
+  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  record "$m" atc 0 "$rc" "$TMP/$m.atc.log" "$TMP/$m.atc.log" ",\"seconds\":$secs,\"source\":\"$(jesc "$onnx")\""
   if [ $rc -ne 0 ] || [ ! -f "$TMP/$m.om" ]; then
-    ge_err=$(errline ge-atc "$TMP/$m.atc.log" $rc)
+    say "$m: ge-atc failed after ${secs}s: $(grep -v '^[[:space:]]*$' "$TMP/$m.atc.log" | tail -n1 | cut -c1-160)"
   else
-    cmp_args=()
-    [ "$CHECK" = 1 ] && cmp_args=(--compare "$gold")
-    OMP_NUM_THREADS=$THREADS timeout "$STEP_TIMEOUT" "$GE_RUN" --model "$TMP/$m.om" --mode v2 --input "$in" \
-      --loop "$RUNS" --warmup "$WARMUP" --json "${cmp_args[@]}" >"$TMP/$m.ge.json" 2>"$TMP/$m.ge.err"
-    rc=$?
-    ge_p50=$(jfield "$TMP/$m.ge.json" 'j.latency_ms.p50')
-    ge_p90=$(jfield "$TMP/$m.ge.json" 'j.latency_ms.p90')
-    ge_chk=$(jfield "$TMP/$m.ge.json" 'j.compare')
-    # exit 1 with a parsed JSON summary and compare FAIL is a wrong answer, not a failed run
-    if [ -z "$ge_p50" ] || { [ $rc -ne 0 ] && [ "$ge_chk" != FAIL ]; }; then
-      ge_err=$(errline ge-run "$TMP/$m.ge.err" $rc)
-      ge_p50="" ge_p90="" ge_chk=""
-    elif [ "$ge_chk" = FAIL ]; then
-      ge_err="ge output mismatch: $(jfield "$TMP/$m.ge.json" 'j.outputs.filter((o) => !o.pass).map((o) => o.name + ": " + o.reason).join("; ")')"
-    fi
+    say "$m: converted in ${secs}s"
   fi
-
-  # ort on the same .onnx
-  gold_args=()
-  [ "$CHECK" = 1 ] && gold_args=(--golden "$gold")
-  ORT_DIR=$ORT_DIR timeout "$STEP_TIMEOUT" node "$BENCH_ORT" --model "$onnx" --input "$in" "${gold_args[@]}" \
-    --runs "$RUNS" --warmup "$WARMUP" --threads "$THREADS" --ort-dir "$ORT_DIR" >"$TMP/$m.ort.json" 2>"$TMP/$m.ort.err"
-  rc=$?
-  ort_p50=$(jfield "$TMP/$m.ort.json" 'j.latency_ms.p50')
-  ort_p90=$(jfield "$TMP/$m.ort.json" 'j.latency_ms.p90')
-  ort_chk=$(jfield "$TMP/$m.ort.json" 'j.compare')
-  if [ $rc -ne 0 ] || [ -z "$ort_p50" ]; then
-    ort_err=$(errline ort "$TMP/$m.ort.err" $rc)
-    ort_p50="" ort_p90="" ort_chk=""
-  elif [ "$ort_chk" = FAIL ]; then
-    ort_err="ort output mismatch: $(jfield "$TMP/$m.ort.json" 'j.golden.reason')"
-  fi
-
-  ratio=""
-  if [ -n "$ge_p50" ] && [ -n "$ort_p50" ]; then
-    ratio=$(awk -v g="$ge_p50" -v o="$ort_p50" 'BEGIN { if (o > 0) printf "%.2f", g / o }')
-  fi
-  note=$(printf '%s' "$ge_err${ge_err:+${ort_err:+; }}$ort_err")
-  [ -n "$note" ] && n_err=$((n_err + 1))
-  if [ "$CHECK" = 1 ]; then chk="${ge_chk:--}/${ort_chk:--}"; else chk="-"; fi
-  ROWS+=("$(printf '%-16s %10s %10s %7s %9s %10s %10s  %s' "$m" "${ge_p50:--}" "${ort_p50:--}" "${ratio:--}" \
-    "$chk" "${ge_p90:--}" "${ort_p90:--}" "$note")")
-  JSONL+=("{\"model\":$(jstr "$m"),\"ge_p50_ms\":$(jnum "$ge_p50"),\"ge_p90_ms\":$(jnum "$ge_p90"),\"ort_p50_ms\":$(jnum "$ort_p50"),\"ort_p90_ms\":$(jnum "$ort_p90"),\"ratio\":$(jnum "$ratio"),\"ge_golden\":$(jstr "${ge_chk:-}"),\"ort_golden\":$(jstr "${ort_chk:-}"),\"runs\":$RUNS,\"warmup\":$WARMUP,\"threads\":$THREADS,\"ort_version\":$(jstr "$ORT_VERSION"),\"error\":$(jstr "$note")}")
-  # print rows as they finish so a long run shows progress
-  [ ${#ROWS[@]} -eq 1 ] && printf '%-16s %10s %10s %7s %9s %10s %10s  %s\n' model ge_p50_ms ort_p50_ms ratio "golden" ge_p90_ms ort_p90_ms note
-  echo "${ROWS[-1]}"
+  for ((r = 1; r <= ROUNDS; r++)); do
+    line="$m round $r/$ROUNDS:"
+    for ((k = 0; k < 3; k++)); do
+      e=${ENGINES[$(((k + r - 1) % 3))]}
+      out=$TMP/$m.$e.$r.json err=$TMP/$m.$e.$r.err
+      if [ "$e" = ort ]; then
+        gold_args=()
+        [ $have_gold = 1 ] && gold_args=(--golden "$gold")
+        ORT_DIR=$ORT_DIR timeout "$STEP_TIMEOUT" node "$REPO/scripts/bench_ort.js" --model "$onnx" --input "$in" \
+          "${gold_args[@]}" --runs "$RUNS" --warmup "$WARMUP" --threads "$THREADS" --ort-dir "$ORT_DIR" >"$out" 2>"$err"
+        rc=$?
+      elif [ -f "$TMP/$m.om" ]; then
+        cmp_args=()
+        [ $have_gold = 1 ] && cmp_args=(--compare "$gold")
+        OMP_NUM_THREADS=$THREADS timeout "$STEP_TIMEOUT" "$GE_RUN" --model "$TMP/$m.om" --mode "$e" --input "$in" \
+          --loop "$RUNS" --warmup "$WARMUP" --json "${cmp_args[@]}" >"$out" 2>"$err"
+        rc=$?
+      else
+        continue  # no .om: the conversion's error is the note
+      fi
+      record "$m" "$e" "$r" "$rc" "$out" "$err"
+      p50=$(jfield "$out" 'j.latency_ms.p50')
+      line="$line $e ${p50:-error} ms"
+    done
+    say "$line"
+  done
 done
-if [ "$JSON" = 1 ]; then
-  for l in "${JSONL[@]}"; do echo "$l"; done
-fi
-echo "# ratio = ge_p50 / ort_p50 (< 1: ge faster); golden = ge/ort output vs MODEL.output.npy; loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-if [ "$n_err" -ne 0 ]; then
-  echo "# $n_err of ${#MODEL_LIST[@]} models had errors or wrong outputs (see note)"
-  exit 1
-fi
-exit 0
+
+# ---- report -----------------------------------------------------------------------------------
+LOADAVG_END=$(cut -d' ' -f1-3 /proc/loadavg)
+node -e '
+  const [threads, rounds, runs, warmup, ort, la0, la1, roof] = process.argv.slice(1);
+  process.stdout.write(JSON.stringify({ threads: +threads, rounds: +rounds, runs: +runs, warmup: +warmup,
+    ort_version: ort, loadavg_start: la0, loadavg_end: la1, roof: JSON.parse(roof) }));
+' "$THREADS" "$ROUNDS" "$RUNS" "$WARMUP" "$ORT_VERSION" "$LOADAVG_START" "$LOADAVG_END" "$ROOF_JSON" >"$TMP/meta.json" ||
+  die "cannot write the report's settings"
+json_args=()
+[ "$JSON" = 1 ] && json_args=(--json)
+node "$REPO/scripts/bench_report.js" --manifest "$MANIFEST" --meta "$TMP/meta.json" --out "$OUT_DIR" "${json_args[@]}"
+rc=$?
+[ $rc -le 1 ] && say "# wrote $OUT_DIR/report.md, report.json, report.svg"
+exit $rc

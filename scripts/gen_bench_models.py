@@ -87,7 +87,11 @@ MODELS = {
 }
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    if len(sys.argv) >= 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0)
+    # An option is never an OUT_DIR: "--help" once exported the whole set into ./--help.
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         sys.exit("usage: gen_bench_models.py OUT_DIR [NAME ...]  (names: " + ", ".join(MODELS) + ")")
     out = sys.argv[1]
     names = sys.argv[2:] or list(MODELS)

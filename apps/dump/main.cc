@@ -10,6 +10,7 @@
 #include "common/app_common.h"
 #include "common/text_model.h"
 #include "common/io_type_flags.h"
+#include "dump/dump_flops.h"
 #include "ge/tools/bisect.h"
 #include "ge/tools/dot.h"
 #include "ge/tools/dump_compare.h"
@@ -300,6 +301,18 @@ int MemoryMain(const CompileFlags& flags, const std::string& svg) {
   return 0;
 }
 
+// --- ge-dump flops --model M [--json] ---
+int FlopsMain(const CompileFlags& flags, bool json) {
+  auto options = flags.Options();
+  if (!options.ok()) return ge::app::Fail(kTool, options.status());
+  auto m = flags.Load(*options);
+  if (!m.ok()) return ge::app::Fail(kTool, m.status());
+  const std::vector<ge::NodeFlops> rows = ge::CountGraphFlops(*m->graph);
+  const std::string name = m->name.empty() ? flags.model : m->name;
+  std::fputs((json ? ge::dump::FlopsJson(rows, name) : ge::dump::FlopsText(rows, name)).c_str(), stdout);
+  return 0;
+}
+
 // --- ge-dump compare A B ---
 // Exit 0 when no op diverges; 1 when one does (or on an error, with the error line).
 int CompareMain(const std::string& dir_a, const std::string& dir_b, const ge::tools::DumpThresholds& t, bool json) {
@@ -311,6 +324,13 @@ int CompareMain(const std::string& dir_a, const std::string& dir_b, const ge::to
   const std::string text = json ? ge::tools::ComparisonJson(c, dir_a, dir_b) : ge::tools::ComparisonText(c, dir_a, dir_b);
   std::fputs(text.c_str(), stdout);
   return std::any_of(c.pairs.begin(), c.pairs.end(), [](const ge::tools::OpPair& p) { return p.divergent; }) ? 1 : 0;
+}
+
+// A subcommand that loads a model (`--model` required) with the compile flags.
+CLI::App* AddModelSubcommand(CLI::App& app, const std::string& name, const std::string& about, CompileFlags& flags) {
+  CLI::App* sub = app.add_subcommand(name, about);
+  flags.Add(sub, true);
+  return sub;
 }
 
 }  // namespace
@@ -326,7 +346,8 @@ int main(int argc, char** argv) {
       "  ge-dump diff --model m.onnx [--track N] # nodes added/removed/changed per pass; one node's story\n"
       "  ge-dump bisect --model m.onnx --input x.npy --golden y.npy   # the first pass that breaks the result\n"
       "  ge-dump memory --model m.om --svg plan.svg                   # the memory plan, drawn and summed up\n"
-      "  ge-dump compare A B                                          # two op dumps (ge-run --dump): first divergent op\n\n"
+      "  ge-dump compare A B                                          # two op dumps (ge-run --dump): first divergent op\n"
+      "  ge-dump flops --model m.om [--json]                          # FLOPs per node, per op type, total GFLOP\n\n"
       "Compile flags as in ge-atc: --input_shape, --disable_pass, --fusion_switch_file, --buffer_optimize.\n"
       "Each subcommand has its own --help. docs/ge-dump.md has examples.",
       kTool};
@@ -342,31 +363,31 @@ int main(int argc, char** argv) {
 
   CompileFlags diff_flags;
   std::string track;
-  CLI::App* diff = app.add_subcommand(
-      "diff", "Pass by pass, the nodes each pass added, removed and changed (type, attributes, inputs, output "
-              "descriptions); with --track NODE, that node's state after every pass and, when it is removed, what "
-              "took its place (a guess from its consumers and from names derived from it).");
-  diff_flags.Add(diff, true);
+  CLI::App* diff = AddModelSubcommand(
+      app, "diff", "Pass by pass, the nodes each pass added, removed and changed (type, attributes, inputs, output "
+                   "descriptions); with --track NODE, that node's state after every pass and, when it is removed, what "
+                   "took its place (a guess from its consumers and from names derived from it).",
+      diff_flags);
   diff->add_option("--track", track, "Follow one node (by name) through the passes");
 
   CompileFlags bisect_flags;
   std::string input, golden;
-  CLI::App* bisect = app.add_subcommand(
-      "bisect", "Find the first switchable pass after which the result no longer matches the golden: compiles with "
-                "the first k switchable passes on (binary search over k), runs v2 and compares every output with "
-                "the README criterion (max|y-ref| <= 1e-3*max|ref| + 1e-5, cosine >= 0.99999). Prints each step; "
-                "exit 0 with the pass name, or when everything matches; non-zero when even all passes off mismatch.");
-  bisect_flags.Add(bisect, true);
+  CLI::App* bisect = AddModelSubcommand(
+      app, "bisect", "Find the first switchable pass after which the result no longer matches the golden: compiles with "
+                     "the first k switchable passes on (binary search over k), runs v2 and compares every output with "
+                     "the README criterion (max|y-ref| <= 1e-3*max|ref| + 1e-5, cosine >= 0.99999). Prints each step; "
+                     "exit 0 with the pass name, or when everything matches; non-zero when even all passes off mismatch.",
+      bisect_flags);
   bisect->add_option("--input", input, "Input .npy files, comma-separated, one per model input")->required();
   bisect->add_option("--golden", golden, "Expected outputs .npy, comma-separated, one per model output")->required();
 
   CompileFlags memory_flags;
   std::string svg;
-  CLI::App* memory = app.add_subcommand(
-      "memory", "The memory plan of a model (.om, or a source model compiled now): feature-map peak, lower bound, "
-                "no-reuse sum; with --svg, a drawing (x: execution step, y: offset, one rectangle per buffer, "
-                "labelled with its node; hover for size and lifetime).");
-  memory_flags.Add(memory, true);
+  CLI::App* memory = AddModelSubcommand(
+      app, "memory", "The memory plan of a model (.om, or a source model compiled now): feature-map peak, lower bound, "
+                     "no-reuse sum; with --svg, a drawing (x: execution step, y: offset, one rectangle per buffer, "
+                     "labelled with its node; hover for size and lifetime).",
+      memory_flags);
   memory->add_option("--svg", svg, "Write the plan as SVG");
 
   std::string dump_a, dump_b;
@@ -388,23 +409,35 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   compare->add_flag("--json", compare_json, "Print the comparison as JSON");
 
-  for (CLI::App* sub : {diff, bisect, memory, compare}) ge::app::InstallOneLineErrors(*sub, kTool);
+  CompileFlags flops_flags;
+  bool flops_json = false;
+  CLI::App* flops = AddModelSubcommand(
+      app, "flops", "The FLOPs of every node of the compiled model (.om, or a source model compiled now) from its op, "
+                    "attributes and static shapes: a multiply-add counts 2; Conv, ConvTranspose, MatMul/Gemm, pooling, "
+                    "elementwise, norms and Softmax are counted, data movement is 0 (docs/ge-dump.md#flops). Prints the "
+                    "nodes with work, a sum per op type and the total GFLOP; unknown shapes print '?'.",
+      flops_flags);
+  flops->add_flag("--json", flops_json, "Print the counts as JSON (every node, per op type, the total)");
+
+  for (CLI::App* sub : {diff, bisect, memory, compare, flops}) ge::app::InstallOneLineErrors(*sub, kTool);
   CLI11_PARSE(app, argc, argv);
 
   const CompileFlags& used = diff->parsed() ? diff_flags : bisect->parsed() ? bisect_flags
                                                         : memory->parsed() ? memory_flags
+                                                        : flops->parsed()  ? flops_flags
                                                                            : top;
   if (auto s = ge::app::SetupLogging(used.log); !s.ok()) return ge::app::Fail(kTool, s);
   if (diff->parsed()) return DiffMain(diff_flags, track);
   if (bisect->parsed()) return BisectMain(bisect_flags, input, golden);
   if (memory->parsed()) return MemoryMain(memory_flags, svg);
   if (compare->parsed()) return CompareMain(dump_a, dump_b, thresholds, compare_json);
+  if (flops->parsed()) return FlopsMain(flops_flags, flops_json);
   if (list_passes) {
     PrintPassList();
     return 0;
   }
   if (top.model.empty())
     return ge::app::Fail(kTool, ge::InvalidArgument("--model is required (or --list_passes, or a subcommand: diff, "
-                                                    "bisect, memory, compare; see --help)"));
+                                                    "bisect, memory, compare, flops; see --help)"));
   return DumpMain(top, out, dot);
 }

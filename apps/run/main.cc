@@ -8,9 +8,11 @@
 #include <ctime>
 
 #include "common/app_common.h"
+#include "ge/ops/flop_count.h"
 #include "ge/tools/compare.h"
 #include "ge/tools/npy.h"
 #include "ge/tools/op_dump_files.h"
+#include "ge/tools/peak_rss.h"
 #include "ge_base/file_io.h"
 #include "ge_parsers/onnx_tensor_file.h"
 #include "run/run_compat.h"
@@ -161,12 +163,13 @@ int Main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_flag("--async", async, "Sink: run the timed inferences through ExecuteAsync (a future per inference)");
   app.add_option("--profile", profile,
-                 "Sink: write a Chrome trace (chrome://tracing, Perfetto) of up to 20 timed runs: one lane per "
-                 "stream, one slice per task, event waits with arrows");
+                 "Write a Chrome trace (chrome://tracing, Perfetto) of up to 20 timed runs: one lane per stream "
+                 "(v2: one), one slice per task, event waits with arrows (sink and v2; not for a dynamic model)");
   bool profile_table = false;
   app.add_flag("--profile_table", profile_table,
-               "Sink: after the timed runs, print where the time went: the 15 slowest tasks and every op type, with "
-               "their mean ms per inference and share of the kernel time (with --json: \"profile_table\", every task)");
+               "After the timed runs, print where the time went: the 15 slowest tasks and every op type, with their "
+               "mean ms per inference, share of the kernel time and achieved GFLOP/s (FLOPs as ge-dump flops counts "
+               "them); with --json: \"profile_table\", every task. Sink and v2; not for a dynamic model");
   app.add_option("--max_memory", max_memory,
                  "Refuse at load a model with a tensor, segment or total above SIZE (bytes, or with K, M, G, T: "
                  "24G; at most 1T). Default: this machine's memory");
@@ -202,7 +205,7 @@ int Main(int argc, char** argv) {
 
   const bool sink = mode == "sink";
   for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", timeout_ms > 0}, {"--run_loop", run_loop > 0},
-                            {"--async", async}, {"--profile", !profile.empty()}, {"--profile_table", profile_table}})
+                            {"--async", async}})
     if (used && !sink) return Fail(kTool, ge::InvalidArgument(std::string(flag) + " needs --mode sink"));
 
   // msame and ais_bench take --dump true|false (their dump goes where acl.json says).
@@ -298,7 +301,7 @@ int Main(int argc, char** argv) {
   runs.batchsize = batchsize;
   runs.args.assign(argv, argv + argc);
   std::vector<std::vector<ge::TaskProfile>> profiles;
-  ge::run::ProfileTable table;
+  ge::run::ProfileTable table(*rm.om().graph);
   ge::run::Report report;
   std::vector<ge::IoDesc> run_outputs = m.outputs();
   FILE* debug_out = json ? stderr : stdout;
@@ -321,8 +324,8 @@ int Main(int argc, char** argv) {
       auto t0 = std::chrono::steady_clock::now();
       if (auto s = execute_once(); !s.ok()) return Fail(kTool, s);
       runs.compute_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      if (!profile.empty() && profiles.size() < 20) profiles.push_back(rm.sink()->Profile());
-      if (profile_table) table.Add(rm.sink()->Profile());
+      if (!profile.empty() && profiles.size() < 20) profiles.push_back(m.Profile());
+      if (profile_table) table.Add(m.Profile());
     }
     if (run_loop > 0) {
       auto rl = ge::run::RunLoop(*rm.sink(), in->bufs(), run_loop, out_data);
@@ -377,6 +380,12 @@ int Main(int argc, char** argv) {
   report.device = rm.device();
   report.load_ms = rm.load_ms();
   report.device_bytes = m.device_bytes();
+  report.peak_rss_bytes = ge::tools::PeakRssBytes();
+  if (!dynamic) {
+    const std::vector<ge::NodeFlops> flops = ge::CountGraphFlops(*rm.om().graph);
+    const bool known = std::all_of(flops.begin(), flops.end(), [](const ge::NodeFlops& f) { return f.flops.has_value(); });
+    report.flops = known ? ge::TotalFlops(flops) : -1;
+  }
   report.sink = rm.sink();
   report.timeout_ms = timeout_ms;
   report.async = async;

@@ -87,6 +87,7 @@ Result<std::unique_ptr<RunModel>> RunModel::Load(const ModelFlags& flags) {
     LoadOptions options{RunMode::kV2, *device, flags.max_memory};
     options.executor = flags.topological ? LoadOptions::Executor::kTopological : LoadOptions::Executor::kSequential;
     options.executor_threads = flags.executor_threads;
+    options.profile = flags.profile;
     auto loaded = LoadModel(r->om_.model, options);
     if (!loaded.ok()) return loaded.status().Annotated(flags.path);
     r->loaded_ = std::move(loaded).value();

@@ -17,7 +17,7 @@ struct ModelFlags {
   std::string device;        // --device NAME|INDEX ("" = the .om's target)
   bool sink = false;         // --mode sink
   int64_t timeout_ms = 0;    // --timeout_ms (sink)
-  bool profile = false;      // --profile or --profile_table given (sink)
+  bool profile = false;      // --profile or --profile_table given (both modes)
   int run_loop = 0;          // --run_loop (sink)
   int64_t max_memory = 0;    // --max_memory, resolved
   bool topological = false;  // --executor topological (v2, dynamic models)

@@ -26,6 +26,13 @@ std::string StatsLine(const char* name, const std::vector<double>& samples) {
   return line;
 }
 
+// FLOPs of one inference over the median latency (-1: unknown).
+double GflopsPerS(const Report& r, const tools::Latency& lat) {
+  return r.flops < 0 || lat.p50 <= 0 ? -1 : static_cast<double>(r.flops) / (lat.p50 * 1e6);
+}
+
+double Mb(int64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+
 }  // namespace
 
 double Throughput(const TimedRuns& runs) {
@@ -95,15 +102,19 @@ nlohmann::ordered_json ReportJson(const Report& r, const TimedRuns& runs) {
   j["device"] = r.device;
   j["load_ms"] = r.load_ms;
   j["device_bytes"] = r.device_bytes;
+  j["peak_rss_mb"] = Mb(r.peak_rss_bytes);
+  j["flops"] = r.flops < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(r.flops);
+  const double gflops = GflopsPerS(r, lat);
+  j["gflops_per_s"] = gflops < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(gflops);
   if (r.sink) {
     j["streams"] = r.sink->num_streams();
     j["tasks"] = r.sink->num_tasks();
     j["timeout_ms"] = r.timeout_ms;
     j["async"] = r.async;
-    if (!r.profile.empty()) j["profile"] = r.profile;
     if (!r.run_loop.is_null()) j["run_loop"] = r.run_loop;
-    if (!r.profile_table.is_null()) j["profile_table"] = r.profile_table;
   }
+  if (!r.profile.empty()) j["profile"] = r.profile;
+  if (!r.profile_table.is_null()) j["profile_table"] = r.profile_table;
   nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
   for (size_t i = 0; i < r.outputs.size(); ++i) {
     nlohmann::ordered_json o = {{"name", r.outputs[i].name}, {"desc", r.outputs[i].desc.ToString()}};
@@ -126,7 +137,7 @@ nlohmann::ordered_json ReportJson(const Report& r, const TimedRuns& runs) {
   }
   j["batchsize"] = runs.batchsize;
   j["latency_ms"] = {{"runs", runs.compute_ms.size()}, {"loop", r.loop}, {"warmup", r.warmup}, {"p50", lat.p50}, {"p90", lat.p90}, {"p99", lat.p99},
-                     {"mean", lat.mean}, {"min", lat.min}};
+                     {"mean", lat.mean}, {"min", lat.min}, {"samples", runs.compute_ms}};
   j["throughput_per_s"] = Throughput(runs);
   return j;
 }
@@ -157,6 +168,13 @@ std::string ReportText(const Report& r, const TimedRuns& runs) {
   } else {
     std::snprintf(line, sizeof line, "latency %.3f ms\n", lat.p50);
   }
+  s += line;
+  const double gflops = GflopsPerS(r, lat);
+  if (r.flops >= 0)
+    std::snprintf(line, sizeof line, "peak RSS %.1f MB; %.3f GFLOP per inference, %.1f GFLOP/s at p50\n",
+                  Mb(r.peak_rss_bytes), static_cast<double>(r.flops) * 1e-9, gflops);
+  else
+    std::snprintf(line, sizeof line, "peak RSS %.1f MB\n", Mb(r.peak_rss_bytes));
   s += line;
   if (!r.run_loop_line.empty()) s += r.run_loop_line + "\n";
   s += r.profile_table_text;

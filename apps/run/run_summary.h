@@ -45,6 +45,9 @@ struct Report {
   std::string model, mode, device;
   double load_ms = 0;
   size_t device_bytes = 0;
+  int64_t peak_rss_bytes = 0;  // the process's, after the runs (ge/tools/peak_rss.h)
+  // FLOPs of one inference (ge/ops/flop_count.h); -1 when a shape is unknown.
+  int64_t flops = -1;
   const SinkLoadedModel* sink = nullptr;
   int64_t timeout_ms = 0;
   bool async = false;

@@ -16,7 +16,7 @@
 
 namespace ge {
 namespace v2 {
-Result<std::unique_ptr<LoadedModel>> LoadV2(std::shared_ptr<const rt::Program> program);  // v2/model_v2.cc
+Result<std::unique_ptr<LoadedModel>> LoadV2(std::shared_ptr<const rt::Program> program, bool profile);  // v2/model_v2.cc
 }
 
 namespace {
@@ -88,7 +88,7 @@ Result<std::vector<uint8_t>> PlainBytes(hal::Device& device, const hal::KernelSp
 }
 
 Result<std::unique_ptr<LoadedModel>> LoadForDump(std::shared_ptr<const rt::Program> program, const OpDumpOptions& o) {
-  if (o.mode == RunMode::kV2) return v2::LoadV2(std::move(program));
+  if (o.mode == RunMode::kV2) return v2::LoadV2(std::move(program), /*profile=*/false);
   SinkOptions so;
   so.device = o.device;
   so.max_memory = o.max_memory;

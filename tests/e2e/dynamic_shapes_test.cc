@@ -8,6 +8,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "ge/tools/npy.h"
 #include "onnx/onnx_pb.h"
 #include "tests/common/tool_runner.h"
@@ -173,6 +175,20 @@ TEST_F(DynamicShapesTest, JsonReportsTheShapesOfEveryInference) {
   EXPECT_NE(two, std::string::npos) << r.out;
   EXPECT_NE(five, std::string::npos) << r.out;
   EXPECT_NE(r.out.find("f32[10,2]", shapes), std::string::npos) << r.out;
+}
+
+// Its kernels are chosen per call: v2 does not profile it (yet), and its
+// FLOPs are unknown at compile time, so the report gives none.
+TEST_F(DynamicShapesTest, ProfilingIsRefusedAndFlopsAreUnknown) {
+  WriteCase(3);
+  ExpectOneErrorLine(Run("ge-run", RunCase(3, {"--profile_table"})), "ge-run", {"profiling a dynamic model", "dyn"});
+  ToolResult r = Run("ge-run", RunCase(3, {"--json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_TRUE(j["flops"].is_null()) << j.dump();
+  EXPECT_TRUE(j["gflops_per_s"].is_null()) << j.dump();
+  EXPECT_GT(j["peak_rss_mb"].get<double>(), 0);
 }
 
 TEST_F(DynamicShapesTest, SinkModeNamesTheDynamicInput) {

@@ -134,7 +134,7 @@ TEST_F(RunSinkFlags, ProfileTableSplitsTheKernelTimeByTaskAndOp) {
 TEST_F(RunSinkFlags, SinkOnlyFlagsWithV2AreOneLineErrors) {
   const std::string om = TinyOm();
   for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
-           {"--timeout_ms", "10"}, {"--run_loop", "4"}, {"--async"}, {"--profile", "t.json"}, {"--profile_table"}}) {
+           {"--timeout_ms", "10"}, {"--run_loop", "4"}, {"--async"}}) {
     std::vector<std::string> args = {"--model", om};
     args.insert(args.end(), extra.begin(), extra.end());
     ToolResult r = Run("ge-run", args);

@@ -21,7 +21,7 @@ std::string ChromeTraceJson(const std::vector<std::vector<TaskProfile>>& runs, c
   if (t0 == std::numeric_limits<int64_t>::max()) t0 = 0;
   auto us = [&](int64_t ns) { return static_cast<double>(ns - t0) / 1000.0; };
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
-  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "ge-run sink: " + model_name}}}});
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "ge-run: " + model_name}}}});
   for (int32_t s = 0; s <= max_stream; ++s) {
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", s}, {"args", {{"name", "stream " + std::to_string(s)}}}});
     events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", 1}, {"tid", s}, {"args", {{"sort_index", s}}}});

@@ -28,6 +28,16 @@ struct TensorView {
   const void* data = nullptr;
 };
 
+// One task of the last profiled run (sink or v2), for a Chrome trace and
+// ge-run --profile_table.
+struct TaskProfile {
+  int32_t stream = 0;
+  std::string name;    // node name, or "record event 3" / "wait event 3"
+  std::string kernel;  // op type of the kernel, "event" for event tasks
+  int32_t event = -1;
+  int64_t begin_ns = 0, end_ns = 0;  // steady clock; 0/0: did not run
+};
+
 class LoadedModel {
  public:
   virtual ~LoadedModel() = default;
@@ -47,6 +57,10 @@ class LoadedModel {
   virtual Status Execute(const std::vector<const void*>& inputs, const std::vector<void*>& outputs) = 0;
   // Bytes of device memory the model holds (weights + feature map).
   virtual size_t device_bytes() const = 0;
+  // The kernels of the last Execute with their times, when the model was
+  // loaded to profile (LoadOptions::profile, SinkOptions::profile); empty
+  // otherwise.
+  virtual std::vector<TaskProfile> Profile() const { return {}; }
 };
 
 enum class RunMode { kV2, kSink };
@@ -66,6 +80,10 @@ struct LoadOptions {
   // their memory plan is made for the plan's order.
   enum class Executor { kSequential, kTopological } executor = Executor::kSequential;
   int executor_threads = 0;
+  // v2: time every kernel of every Execute, for Profile(). The timed launch
+  // is a different Main function, chosen at load: without it the
+  // per-inference path reads no clock. A dynamic model is refused.
+  bool profile = false;
 };
 
 // Loads a compiled model (memory plan and task lists included: the runtime
@@ -101,15 +119,6 @@ struct SinkOptions {
   std::string device;
   // As LoadOptions::max_memory.
   int64_t max_memory = 0;
-};
-
-// One task of the last profiled run, for a Chrome trace.
-struct TaskProfile {
-  int32_t stream = 0;
-  std::string name;    // node name, or "record event 3" / "wait event 3"
-  std::string kernel;  // op type of the kernel, "event" for event tasks
-  int32_t event = -1;
-  int64_t begin_ns = 0, end_ns = 0;  // steady clock; 0/0: did not run
 };
 
 using ExecuteCallback = std::function<void(Status)>;
