@@ -7,11 +7,15 @@
 namespace ge {
 
 Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
+  return WriteFileAtomically(path, std::vector<std::string_view>{bytes});
+}
+
+Status WriteFileAtomically(const std::string& path, const std::vector<std::string_view>& pieces) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) return IoError(path + ": cannot open " + tmp + " for writing: " + std::strerror(errno));
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    for (std::string_view v : pieces) f.write(v.data(), static_cast<std::streamsize>(v.size()));
     f.close();
     if (!f) {
       std::remove(tmp.c_str());

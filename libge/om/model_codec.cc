@@ -60,6 +60,18 @@ void LayOutPlannedWeights(const Model& model, WeightsOut* weights) {
 
 Status EncodeGraph(const Graph& g, GraphDef* def, WeightsOut* weights);
 
+// An upper bound of what the section grows by, so it is allocated once
+// instead of doubling (and copying) its way up to hundreds of megabytes.
+uint64_t TensorAttrBytes(const Graph& g) {
+  uint64_t n = 0;
+  for (const Node* node : g.nodes())
+    for (const auto& [name, v] : node->attrs()) {
+      if (const Tensor* t = std::get_if<Tensor>(&v)) n += t->size() + kSectionAlignment;
+      if (const auto* sub = std::get_if<std::shared_ptr<Graph>>(&v); sub && *sub) n += TensorAttrBytes(**sub);
+    }
+  return n;
+}
+
 void AppendWeights(const Tensor& t, ConstTensorDef* out, WeightsOut* weights, const Node* owner) {
   EncodeDesc(t.desc(), out->mutable_desc());
   out->set_size(t.size());
@@ -274,6 +286,7 @@ Status EncodeModel(const Model& model, ModelDef* def, std::string* weights) {
   }
   WeightsOut out{weights, {}, {}};
   LayOutPlannedWeights(model, &out);
+  weights->reserve(weights->size() + TensorAttrBytes(*model.graph));
   GE_RETURN_IF_ERROR(EncodeGraph(*model.graph, def->mutable_graph(), &out));
   EncodePlan(model, def);
   def->set_dynamic(model.dynamic);

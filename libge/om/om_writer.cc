@@ -1,6 +1,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <string_view>
+#include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -29,17 +31,31 @@ std::string SerializeDeterministic(const google::protobuf::MessageLite& msg) {
 
 }  // namespace
 
-Result<std::string> SerializeOm(const Model& model) {
-  om::ModelDef def;
+namespace {
+
+// A .om as the pieces it is written from, in file order: header, section
+// table and padding, then each section with the padding before the next.
+// Writing the pieces instead of one joined string saves a copy of the
+// weights (hundreds of megabytes for a transformer with packed weights).
+struct OmPieces {
+  std::string head;  // header + table + padding up to the first section
+  std::string model_def;
+  std::string pad;  // zeros between model_def and weights
   std::string weights;
-  GE_RETURN_IF_ERROR(om::EncodeModel(model, &def, &weights));
-  const std::string model_def = SerializeDeterministic(def);
+  std::vector<std::string_view> Views() const { return {head, model_def, pad, weights}; }
+};
+
+Result<OmPieces> LayOut(const Model& model) {
+  OmPieces p;
+  om::ModelDef def;
+  GE_RETURN_IF_ERROR(om::EncodeModel(model, &def, &p.weights));
+  p.model_def = SerializeDeterministic(def);
 
   struct Section {
     uint32_t type;
     const std::string* bytes;
   };
-  const Section sections[] = {{om::kSectionModelDef, &model_def}, {om::kSectionWeights, &weights}};
+  const Section sections[] = {{om::kSectionModelDef, &p.model_def}, {om::kSectionWeights, &p.weights}};
   const uint32_t count = sizeof(sections) / sizeof(sections[0]);
 
   std::vector<om::SectionEntry> table(count);
@@ -66,17 +82,28 @@ Result<std::string> SerializeOm(const Model& model) {
   h.table_crc = Crc32(table.data(), count * om::kSectionEntrySize);
   h.header_crc = Crc32(&h, sizeof(h));
 
-  std::string out(file_size, '\0');
-  std::memcpy(out.data(), &h, sizeof(h));
-  std::memcpy(out.data() + om::kHeaderSize, table.data(), count * om::kSectionEntrySize);
-  for (uint32_t i = 0; i < count; ++i)
-    std::memcpy(out.data() + table[i].offset, sections[i].bytes->data(), sections[i].bytes->size());
+  p.head.assign(table[0].offset, '\0');
+  std::memcpy(p.head.data(), &h, sizeof(h));
+  std::memcpy(p.head.data() + om::kHeaderSize, table.data(), count * om::kSectionEntrySize);
+  p.pad.assign(table[1].offset - (table[0].offset + table[0].size), '\0');
+  return p;
+}
+
+}  // namespace
+
+Result<std::string> SerializeOm(const Model& model) {
+  GE_ASSIGN_OR_RETURN(OmPieces p, LayOut(model));
+  std::string out;
+  size_t size = 0;
+  for (std::string_view v : p.Views()) size += v.size();
+  out.reserve(size);
+  for (std::string_view v : p.Views()) out.append(v);
   return out;
 }
 
 Status WriteOmFile(const Model& model, const std::string& path) {
-  GE_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(model));
-  return WriteFileAtomically(path, bytes);
+  GE_ASSIGN_OR_RETURN(OmPieces p, LayOut(model));
+  return WriteFileAtomically(path, p.Views());
 }
 
 }  // namespace ge

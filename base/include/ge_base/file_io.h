@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "ge_base/status.h"
 
@@ -11,5 +13,8 @@ namespace ge {
 // Writes bytes to path atomically; on failure nothing is left at path.tmp
 // and an existing file at path is untouched. Errors name the path.
 Status WriteFileAtomically(const std::string& path, const std::string& bytes);
+// The same for a file made of pieces, written one after the other (no
+// joined copy of them is made).
+Status WriteFileAtomically(const std::string& path, const std::vector<std::string_view>& pieces);
 
 }  // namespace ge
