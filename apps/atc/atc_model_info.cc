@@ -1,5 +1,9 @@
 #include "atc/atc_model_info.h"
 
+#include <cstdio>
+#include <set>
+
+#include "ge/ops/kernel_spec.h"
 #include "ge/plan.h"
 #include "ge/plan/link.h"
 
@@ -18,6 +22,40 @@ std::string IoLines(const char* what, const std::vector<IoDesc>& list, const Gra
   return s;
 }
 
+// Weights packed ahead (weight_prepack): how many kernels, how many bytes,
+// and for which oneDNN and ISA (the format's part before ':').
+void CountPacked(const Graph& g, size_t& kernels, uint64_t& bytes, std::set<std::string>& targets) {
+  for (const Node* n : g.nodes()) {
+    bool any = false;
+    for (const auto& [name, v] : n->attrs()) {
+      if (const auto* sub = std::get_if<std::shared_ptr<Graph>>(&v); sub && *sub) CountPacked(**sub, kernels, bytes, targets);
+      if (name.rfind(kPackedAttrPrefix, 0) != 0) continue;
+      if (const Tensor* t = std::get_if<Tensor>(&v)) {
+        bytes += t->size();
+        any = true;
+      } else if (const std::string* f = std::get_if<std::string>(&v)) {
+        targets.insert(f->substr(0, f->find(':')));
+      }
+    }
+    kernels += any;
+  }
+}
+
+std::string PackedLine(const Model& m) {
+  if (!m.graph) return "";
+  size_t kernels = 0;
+  uint64_t bytes = 0;
+  std::set<std::string> targets;
+  CountPacked(*m.graph, kernels, bytes, targets);
+  if (kernels == 0) return "";
+  std::string for_what;
+  for (const std::string& t : targets) for_what += (for_what.empty() ? "" : ", ") + t;
+  char mib[32];
+  std::snprintf(mib, sizeof(mib), "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return "packed weights: " + std::to_string(kernels) + " kernels, " + mib + ", for " + for_what +
+         " (another CPU repacks them at load, with a warning)\n";
+}
+
 }  // namespace
 
 std::string ModelInfo(const Model& m) {
@@ -31,6 +69,7 @@ std::string ModelInfo(const Model& m) {
   for (const StreamTasks& st : m.streams) tasks += st.tasks.size();
   s += "graph: " + std::to_string(m.graph ? m.graph->num_nodes() : 0) + " nodes; " + std::to_string(m.streams.size()) +
        (m.streams.size() == 1 ? " stream, " : " streams, ") + std::to_string(tasks) + " tasks\n";
+  s += PackedLine(m);
   s += MemoryLines(m);
   return s;
 }

@@ -66,6 +66,9 @@ TEST_F(AtcCompat, ASampleLineRunsUnchanged) {
   const std::string info = ModelInfo("sample.om");
   EXPECT_NE(info.find("option input_format: NCHW"), std::string::npos) << info;
   EXPECT_NE(info.find("option soc_version: cpu"), std::string::npos) << info;  // native: cpu_avx2 or cpu_avx512 here
+  // Native target: the conv weights are packed for this CPU, and --mode 6 says for which.
+  EXPECT_NE(info.find("packed weights: "), std::string::npos) << info;
+  EXPECT_NE(info.find(", for dnnl"), std::string::npos) << info;
 }
 
 TEST_F(AtcCompat, AtcSpellingsAreAccepted) {
@@ -76,6 +79,8 @@ TEST_F(AtcCompat, AtcSpellingsAreAccepted) {
   const std::string info = ModelInfo("dash.om");
   EXPECT_NE(info.find("option soc_version: cpu\n"), std::string::npos) << info;
   EXPECT_NE(info.find("option buffer_optimize: off"), std::string::npos) << info;
+  // Plain layouts are not this CPU's: nothing is packed ahead, the kernels pack at load.
+  EXPECT_EQ(info.find("packed weights"), std::string::npos) << info;
   ExpectMatchesGolden("dash.om");
 }
 
