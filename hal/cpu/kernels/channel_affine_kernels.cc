@@ -46,14 +46,7 @@ Status CheckChannelAffine(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(CheckArity(spec, 3, 3, 1, 1));
   const TensorInfo& x = spec.inputs[0];
   GE_RETURN_IF_ERROR(CheckData(spec, x));
-  for (size_t i : {1, 2}) {
-    const TensorInfo& p = spec.inputs[i];
-    if (p.dtype != DataType::kFloat32 || p.channel_block != 0 || p.NumElements() != x.dims[1])
-      return Bad(spec, "input " + std::to_string(i) + " must be " + std::to_string(x.dims[1]) + " plain f32 values");
-  }
-  const std::string act = spec.attrs.GetString("activation", "");
-  if (!act.empty() && act != "Relu") return NotSupported(spec, "activation '" + act + "' (only Relu)");
-  return Status::Ok();
+  return CheckScaleShift(spec, 1, x.dims[1]);
 }
 
 Result<KernelPtr> CreateChannelAffine(const KernelSpec& spec) {
@@ -102,6 +95,17 @@ std::optional<Broadcast> BroadcastOf(const KernelSpec& spec) {
 }  // namespace
 
 bool IsChannelBroadcast(const KernelSpec& spec) { return BroadcastOf(spec).has_value(); }
+
+Status CheckScaleShift(const KernelSpec& spec, size_t first, int64_t channels) {
+  for (size_t i : {first, first + 1}) {
+    const TensorInfo& p = spec.inputs[i];
+    if (p.dtype != DataType::kFloat32 || p.channel_block != 0 || p.NumElements() != channels)
+      return Bad(spec, "input " + std::to_string(i) + " must be " + std::to_string(channels) + " plain f32 values");
+  }
+  const std::string act = spec.attrs.GetString("activation", "");
+  if (!act.empty() && act != "Relu") return NotSupported(spec, "activation '" + act + "' (only Relu)");
+  return Status::Ok();
+}
 
 Result<KernelPtr> CreateChannelBroadcast(const KernelSpec& spec) {
   const std::optional<Broadcast> b = BroadcastOf(spec);

@@ -19,6 +19,11 @@ void RegisterConcatAffineKernels(KernelRegistry& r);   // ConcatAffine (concat_a
 // the output's shape and layout, the other one value per channel (and per
 // image): the binary kernels hand such specs here.
 bool IsChannelBroadcast(const KernelSpec& spec);
+
+// What ChannelAffine and ConcatAffine both take after their data: inputs
+// `first` and `first + 1`, scale and shift, `channels` plain f32 values
+// each, and an "activation" that is empty or Relu.
+Status CheckScaleShift(const KernelSpec& spec, size_t first, int64_t channels);
 Result<std::unique_ptr<Kernel>> CreateChannelBroadcast(const KernelSpec& spec);
 
 }  // namespace ge::hal

@@ -43,13 +43,8 @@ Result<Plan> PlanConcatAffine(const KernelSpec& spec) {
   const TensorInfo& y = spec.outputs[0];
   if (y.dtype != DataType::kFloat32 || y.dims.size() < 3) return NotSupported(spec, "only f32 of rank >= 3");
   const int64_t n = y.dims[0], c = y.dims[1], spatial = Product(y.dims, 2, y.dims.size());
-  for (size_t i : {k, k + 1}) {
-    const TensorInfo& p = spec.inputs[i];
-    if (p.dtype != DataType::kFloat32 || p.channel_block != 0 || p.NumElements() != c)
-      return Bad(spec, "input " + std::to_string(i) + " must be " + std::to_string(c) + " plain f32 values");
-  }
-  const std::string act = spec.attrs.GetString("activation", "");
-  if (!act.empty() && act != "Relu") return NotSupported(spec, "activation '" + act + "' (only Relu)");
+  GE_RETURN_IF_ERROR(CheckScaleShift(spec, k, c));
+  const bool relu = spec.attrs.GetString("activation", "") == "Relu";
   Plan plan;
   int64_t c0 = 0;
   for (size_t i = 0; i < k; ++i) {
@@ -62,7 +57,7 @@ Result<Plan> PlanConcatAffine(const KernelSpec& spec) {
         return Bad(spec, "part " + DimsStr(x.dims) + " differs from " + DimsStr(y.dims) + " outside axis 1");
     Part p;
     p.g.n = n, p.g.c = x.dims[1], p.g.spatial = spatial, p.g.block = y.channel_block;
-    p.g.relu = act == "Relu";
+    p.g.relu = relu;
     p.g.y_image = c * spatial;
     if (y.channel_block == kChannelsLast) p.g.y_pixel = c;
     p.c0 = c0;
