@@ -31,9 +31,9 @@ dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
 // Channel-blocked tag (nChw8c on AVX2, nChw16c on AVX-512) for rank 3..5:
 // where oneDNN has jit kernels that plain nchw lacks (pooling).
 dnnl::memory::format_tag ChannelBlockedTag(size_t rank);
-// The channel block ChannelBlockedTag uses: 16 on AVX-512, else 8.
 // Whether oneDNN runs with (at least) this instruction set here.
 bool HasIsa(dnnl::cpu_isa isa);
+// The channel block ChannelBlockedTag uses: 16 on AVX-512, else 8.
 int PreferredChannelBlock();
 // The layout (a TensorInfo::channel_block) oneDNN's convolutions choose on
 // this CPU; 0 when it is none we name.

@@ -9,24 +9,13 @@
 // another CPU is repacked at load with a warning.
 #include <spdlog/spdlog.h>
 
+#include "partition/dynamic_shape_partitioner.h"
 #include "ge/ops/kernel_spec.h"
 #include "hal/device.h"
 #include "layout_passes.h"
 
 namespace ge {
 namespace {
-
-// Kernels of nodes with unknown dims are created per shape at run time (v2):
-// nothing to pack for.
-bool HasStaticShapes(const Node& n) {
-  for (size_t i = 0; i < n.num_outputs(); ++i)
-    if (!n.output_desc(i).is_static()) return false;
-  for (size_t i = 0; i < n.num_inputs(); ++i) {
-    const Endpoint src = n.InputSource(i);
-    if (src.valid() && !src.node->output_desc(src.index).is_static()) return false;
-  }
-  return true;
-}
 
 Status Prepack(Graph& g, const PassContext& ctx) {
   const hal::Capabilities& caps = ctx.device->capabilities();
@@ -37,7 +26,8 @@ Status Prepack(Graph& g, const PassContext& ctx) {
   }
   size_t nodes = 0, bytes = 0;
   for (Node* n : g.nodes()) {
-    if (IsStructuralNode(*n) || !HasStaticShapes(*n)) continue;
+    // Kernels of nodes of unknown shape are created per shape at run time (v2).
+    if (IsStructuralNode(*n) || partition::IsUnknownShapeNode(*n)) continue;
     hal::KernelSpec spec = BuildKernelSpec(*n);
     spec.const_inputs.assign(n->num_inputs(), nullptr);
     bool any = false;
