@@ -187,56 +187,59 @@ constexpr bool RejectsZero() {
 }
 
 // One row: VA/VB say whether the operand advances (else its first element
-// is used throughout, loaded once).
+// is used throughout, loaded once). Rows are plain functions behind a
+// pointer, so the broadcast odometer and its OpenMP regions exist once for
+// all ~250 dtype/op pairs instead of once per pair (that had made this file
+// the slowest of the build by minutes, worst under the sanitizers).
 template <bool VA, bool VB, typename A, typename B, typename Y, typename Op>
-inline void BinaryRow(const A* a, const B* b, Y* y, int64_t n, const Op& op) {
+void BinaryRow(const void* pa, const void* pb, void* py, int64_t n) {
+  const A* a = static_cast<const A*>(pa);
+  const B* b = static_cast<const B*>(pb);
+  Y* y = static_cast<Y*>(py);
+  const Op op{};
   const A a0 = a[0];
   const B b0 = b[0];
   for (int64_t i = 0; i < n; ++i) y[i] = op(VA ? a[i] : a0, VB ? b[i] : b0);
 }
 
-template <typename A, typename B, typename Y, typename Op>
+using RowFn = void (*)(const void*, const void*, void*, int64_t);
+
+template <typename B>
+bool HasZero(const void* p, int64_t n) {
+  const B* b = static_cast<const B*>(p);
+  for (int64_t i = 0; i < n; ++i)
+    if (b[i] == 0) return true;
+  return false;
+}
+
+// The dtype-specific parts of a binary kernel: the row loop for this
+// operand contiguity, element sizes, and the zero-divisor check if any.
+struct BinaryOps {
+  RowFn row;
+  bool (*has_zero)(const void*, int64_t);
+  size_t a_size, b_size, y_size;
+};
+
 class BinaryKernel final : public Kernel {
  public:
-  BinaryKernel(const RowPlan<2>& plan, int64_t b_elems, std::string where)
-      : plan_(plan), b_elems_(b_elems), where_(std::move(where)) {}
+  BinaryKernel(const RowPlan<2>& plan, const BinaryOps& ops, int64_t b_elems, std::string where)
+      : plan_(plan), ops_(ops), b_elems_(b_elems), where_(std::move(where)) {}
 
   Status Run(const void* const* in, void* const* out) override {
-    const A* a = static_cast<const A*>(in[0]);
-    const B* b = static_cast<const B*>(in[1]);
-    Y* y = static_cast<Y*>(out[0]);
-    if constexpr (RejectsZero<Op, B>()) {
-      for (int64_t i = 0; i < b_elems_; ++i)
-        if (b[i] == 0) return InvalidArgument(where_ + ": integer division by zero");
-    }
-    const Op op{};
-    const int variant = (plan_.contiguous[0] ? 2 : 0) | (plan_.contiguous[1] ? 1 : 0);
-    switch (variant) {
-      case 3:
-        Rows<true, true>(a, b, y, op);
-        break;
-      case 2:
-        Rows<true, false>(a, b, y, op);
-        break;
-      case 1:
-        Rows<false, true>(a, b, y, op);
-        break;
-      default:
-        Rows<false, false>(a, b, y, op);
-        break;
-    }
+    const char* a = static_cast<const char*>(in[0]);
+    const char* b = static_cast<const char*>(in[1]);
+    char* y = static_cast<char*>(out[0]);
+    if (ops_.has_zero && ops_.has_zero(b, b_elems_)) return InvalidArgument(where_ + ": integer division by zero");
+    const BinaryOps& o = ops_;
+    ForEachRow(plan_, [&](const std::array<int64_t, 2>& off, int64_t oo, int64_t n) {
+      o.row(a + off[0] * o.a_size, b + off[1] * o.b_size, y + oo * o.y_size, n);
+    });
     return Status::Ok();
   }
 
  private:
-  template <bool VA, bool VB>
-  void Rows(const A* a, const B* b, Y* y, const Op& op) const {
-    ForEachRow(plan_, [&](const std::array<int64_t, 2>& off, int64_t o, int64_t n) {
-      BinaryRow<VA, VB>(a + off[0], b + off[1], y + o, n, op);
-    });
-  }
-
   RowPlan<2> plan_;
+  BinaryOps ops_;
   int64_t b_elems_;
   std::string where_;
 };
@@ -253,7 +256,12 @@ using Factory = Result<KernelPtr> (*)(const KernelSpec&);
 template <typename A, typename B, typename Y, typename Op>
 Result<KernelPtr> Make(const KernelSpec& spec) {
   const auto plan = PlanBroadcast<2>({&spec.inputs[0].dims, &spec.inputs[1].dims}, spec.outputs[0].dims);
-  return KernelPtr(new BinaryKernel<A, B, Y, Op>(plan, spec.inputs[1].NumElements(), Where(spec)));
+  BinaryOps ops{nullptr, nullptr, sizeof(A), sizeof(B), sizeof(Y)};
+  if constexpr (RejectsZero<Op, B>()) ops.has_zero = HasZero<B>;
+  const bool va = plan.contiguous[0], vb = plan.contiguous[1];
+  ops.row = va ? (vb ? BinaryRow<true, true, A, B, Y, Op> : BinaryRow<true, false, A, B, Y, Op>)
+               : (vb ? BinaryRow<false, true, A, B, Y, Op> : BinaryRow<false, false, A, B, Y, Op>);
+  return KernelPtr(new BinaryKernel(plan, ops, spec.inputs[1].NumElements(), Where(spec)));
 }
 
 // Which kernel runs (a, b) -> out for an op; nullptr when unsupported.
@@ -456,63 +464,45 @@ void RegisterChannelBinary(KernelRegistry& r, const char* op, std::vector<Impl> 
 
 // Where(cond, X, Y): moves elements by their size, so any dtype works.
 template <bool VC, bool VX, bool VY, typename U>
-inline void WhereRow(const uint8_t* c, const U* x, const U* y, U* o, int64_t n) {
+void WhereRow(const uint8_t* c, const void* px, const void* py, void* po, int64_t n) {
+  const U* x = static_cast<const U*>(px);
+  const U* y = static_cast<const U*>(py);
+  U* o = static_cast<U*>(po);
   const uint8_t c0 = c[0];
   const U x0 = x[0], y0 = y[0];
   for (int64_t i = 0; i < n; ++i) o[i] = (VC ? c[i] : c0) ? (VX ? x[i] : x0) : (VY ? y[i] : y0);
 }
 
+using WhereRowFn = void (*)(const uint8_t*, const void*, const void*, void*, int64_t);
+
 template <typename U>
+WhereRowFn PickWhereRow(int variant) {
+  constexpr WhereRowFn rows[8] = {WhereRow<false, false, false, U>, WhereRow<false, false, true, U>,
+                                  WhereRow<false, true, false, U>,  WhereRow<false, true, true, U>,
+                                  WhereRow<true, false, false, U>,  WhereRow<true, false, true, U>,
+                                  WhereRow<true, true, false, U>,   WhereRow<true, true, true, U>};
+  return rows[variant];
+}
+
 class WhereKernel final : public Kernel {
  public:
-  explicit WhereKernel(const RowPlan<3>& plan) : plan_(plan) {
-    variant_ = (plan.contiguous[0] ? 4 : 0) | (plan.contiguous[1] ? 2 : 0) | (plan.contiguous[2] ? 1 : 0);
-  }
+  WhereKernel(const RowPlan<3>& plan, WhereRowFn row, size_t size) : plan_(plan), row_(row), size_(size) {}
 
   Status Run(const void* const* in, void* const* out) override {
     const auto* c = static_cast<const uint8_t*>(in[0]);
-    const auto* x = static_cast<const U*>(in[1]);
-    const auto* y = static_cast<const U*>(in[2]);
-    auto* o = static_cast<U*>(out[0]);
-    switch (variant_) {
-      case 7:
-        Rows<true, true, true>(c, x, y, o);
-        break;
-      case 6:
-        Rows<true, true, false>(c, x, y, o);
-        break;
-      case 5:
-        Rows<true, false, true>(c, x, y, o);
-        break;
-      case 4:
-        Rows<true, false, false>(c, x, y, o);
-        break;
-      case 3:
-        Rows<false, true, true>(c, x, y, o);
-        break;
-      case 2:
-        Rows<false, true, false>(c, x, y, o);
-        break;
-      case 1:
-        Rows<false, false, true>(c, x, y, o);
-        break;
-      default:
-        Rows<false, false, false>(c, x, y, o);
-        break;
-    }
+    const auto* x = static_cast<const char*>(in[1]);
+    const auto* y = static_cast<const char*>(in[2]);
+    auto* o = static_cast<char*>(out[0]);
+    ForEachRow(plan_, [&](const std::array<int64_t, 3>& off, int64_t oo, int64_t n) {
+      row_(c + off[0], x + off[1] * size_, y + off[2] * size_, o + oo * size_, n);
+    });
     return Status::Ok();
   }
 
  private:
-  template <bool VC, bool VX, bool VY>
-  void Rows(const uint8_t* c, const U* x, const U* y, U* o) const {
-    ForEachRow(plan_, [&](const std::array<int64_t, 3>& off, int64_t oo, int64_t n) {
-      WhereRow<VC, VX, VY>(c + off[0], x + off[1], y + off[2], o + oo, n);
-    });
-  }
-
   RowPlan<3> plan_;
-  int variant_ = 0;
+  WhereRowFn row_;
+  size_t size_;
 };
 
 Status PlanWhere(const KernelSpec& spec) {
@@ -535,9 +525,11 @@ Result<KernelPtr> CreateWhere(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(PlanWhere(spec));
   const auto plan =
       PlanBroadcast<3>({&spec.inputs[0].dims, &spec.inputs[1].dims, &spec.inputs[2].dims}, spec.outputs[0].dims);
-  KernelPtr k;
-  DispatchBySize(DataTypeSize(spec.inputs[1].dtype), [&]<typename U>() { k.reset(new WhereKernel<U>(plan)); });
-  return k;
+  const int variant = (plan.contiguous[0] ? 4 : 0) | (plan.contiguous[1] ? 2 : 0) | (plan.contiguous[2] ? 1 : 0);
+  const size_t size = DataTypeSize(spec.inputs[1].dtype);
+  WhereRowFn row = nullptr;
+  DispatchBySize(size, [&]<typename U>() { row = PickWhereRow<U>(variant); });
+  return KernelPtr(new WhereKernel(plan, row, size));
 }
 
 }  // namespace

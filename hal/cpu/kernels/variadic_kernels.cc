@@ -44,9 +44,12 @@ struct MinOp {
 };
 
 // y = x, or y = op(y, x), along one row; VX says whether x advances (else
-// x[0] throughout).
+// x[0] throughout). Rows are plain functions behind a pointer so that the
+// broadcast odometer exists once, not once per op and dtype.
 template <typename Op, bool kCombine, bool VX, typename T>
-inline void CombineRow(const T* x, T* y, int64_t n) {
+void CombineRow(const void* px, void* py, int64_t n) {
+  const T* x = static_cast<const T*>(px);
+  T* y = static_cast<T*>(py);
   const T x0 = x[0];
   for (int64_t i = 0; i < n; ++i) {
     const T v = VX ? x[i] : x0;
@@ -54,28 +57,30 @@ inline void CombineRow(const T* x, T* y, int64_t n) {
   }
 }
 
-template <typename Op, bool kCombine, typename T>
-void CombineInto(const RowPlan<1>& p, const T* x, T* y) {
-  if (p.contiguous[0]) {
-    ForEachRow(p, [&](const std::array<int64_t, 1>& off, int64_t o, int64_t n) {
-      CombineRow<Op, kCombine, true>(x + off[0], y + o, n);
-    });
-  } else {
-    ForEachRow(p, [&](const std::array<int64_t, 1>& off, int64_t o, int64_t n) {
-      CombineRow<Op, kCombine, false>(x + off[0], y + o, n);
-    });
-  }
+using RowFn = void (*)(const void*, void*, int64_t);
+
+void CombineInto(const RowPlan<1>& p, RowFn row, size_t size, const void* x, void* y) {
+  const char* xc = static_cast<const char*>(x);
+  char* yc = static_cast<char*>(y);
+  ForEachRow(p, [&](const std::array<int64_t, 1>& off, int64_t o, int64_t n) {
+    row(xc + off[0] * size, yc + o * size, n);
+  });
 }
 
 template <typename Op, typename T>
 Result<KernelPtr> MakeVariadic(const KernelSpec& spec, bool mean) {
   std::vector<RowPlan<1>> plans;
-  for (const TensorInfo& t : spec.inputs) plans.push_back(PlanBroadcast<1>({&t.dims}, spec.outputs[0].dims));
+  std::vector<RowFn> rows;
+  for (const TensorInfo& t : spec.inputs) {
+    plans.push_back(PlanBroadcast<1>({&t.dims}, spec.outputs[0].dims));
+    const bool v = plans.back().contiguous[0];
+    if (rows.empty()) rows.push_back(v ? CombineRow<Op, false, true, T> : CombineRow<Op, false, false, T>);
+    else rows.push_back(v ? CombineRow<Op, true, true, T> : CombineRow<Op, true, false, T>);
+  }
   const int64_t n = spec.outputs[0].NumElements();
-  return MakeKernel([plans, mean, n](const void* const* in, void* const* out) {
+  return MakeKernel([plans, rows, mean, n](const void* const* in, void* const* out) {
     T* y = static_cast<T*>(out[0]);
-    CombineInto<Op, false>(plans[0], static_cast<const T*>(in[0]), y);
-    for (size_t k = 1; k < plans.size(); ++k) CombineInto<Op, true>(plans[k], static_cast<const T*>(in[k]), y);
+    for (size_t k = 0; k < plans.size(); ++k) CombineInto(plans[k], rows[k], sizeof(T), in[k], y);
     if constexpr (std::is_floating_point_v<T>) {
       if (mean) {
         const T inv = T(1) / static_cast<T>(plans.size());
