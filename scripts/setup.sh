@@ -3,9 +3,10 @@
 # ocl-icd-opencl-dev and opencl-c-headers are only "Recommends" of libdnnl-dev, but its CMake config
 # calls find_package(OpenCL) and fails without them, so they are listed here. lld links about three
 # times faster than ld.bfd (most of the sanitizer build's link time); the build uses it when present.
+# ccache lets a second build of the same sources (another clone, CI again) skip the compiler.
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config libprotobuf-dev protobuf-compiler libonnx-dev libcli11-dev
-      nlohmann-json3-dev libspdlog-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev opencl-c-headers python3-onnx python3-numpy lld)
+      nlohmann-json3-dev libspdlog-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev opencl-c-headers python3-onnx python3-numpy lld ccache)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

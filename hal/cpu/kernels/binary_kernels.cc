@@ -202,7 +202,7 @@ void BinaryRow(const void* pa, const void* pb, void* py, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = op(VA ? a[i] : a0, VB ? b[i] : b0);
 }
 
-using RowFn = void (*)(const void*, const void*, void*, int64_t);
+using BinaryRowFn = void (*)(const void*, const void*, void*, int64_t);
 
 template <typename B>
 bool HasZero(const void* p, int64_t n) {
@@ -215,7 +215,7 @@ bool HasZero(const void* p, int64_t n) {
 // The dtype-specific parts of a binary kernel: the row loop for this
 // operand contiguity, element sizes, and the zero-divisor check if any.
 struct BinaryOps {
-  RowFn row;
+  BinaryRowFn row;
   bool (*has_zero)(const void*, int64_t);
   size_t a_size, b_size, y_size;
 };

@@ -57,9 +57,9 @@ void CombineRow(const void* px, void* py, int64_t n) {
   }
 }
 
-using RowFn = void (*)(const void*, void*, int64_t);
+using CombineRowFn = void (*)(const void*, void*, int64_t);
 
-void CombineInto(const RowPlan<1>& p, RowFn row, size_t size, const void* x, void* y) {
+void CombineInto(const RowPlan<1>& p, CombineRowFn row, size_t size, const void* x, void* y) {
   const char* xc = static_cast<const char*>(x);
   char* yc = static_cast<char*>(y);
   ForEachRow(p, [&](const std::array<int64_t, 1>& off, int64_t o, int64_t n) {
@@ -70,7 +70,7 @@ void CombineInto(const RowPlan<1>& p, RowFn row, size_t size, const void* x, voi
 template <typename Op, typename T>
 Result<KernelPtr> MakeVariadic(const KernelSpec& spec, bool mean) {
   std::vector<RowPlan<1>> plans;
-  std::vector<RowFn> rows;
+  std::vector<CombineRowFn> rows;
   for (const TensorInfo& t : spec.inputs) {
     plans.push_back(PlanBroadcast<1>({&t.dims}, spec.outputs[0].dims));
     const bool v = plans.back().contiguous[0];

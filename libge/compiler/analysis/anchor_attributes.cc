@@ -11,8 +11,6 @@ constexpr AnchorAttributes Bit(AnchorAttribute a) { return static_cast<AnchorAtt
 // Ops that cannot take a refreshed address at run time (GE marks them with
 // this attribute; none of ge's CPU kernels needs it, a backend may).
 constexpr const char* kAttrUnsupportedAddressRefresh = "_unsupported_address_refresh";
-constexpr const char* kAttrInputMemoryType = "_input_memory_type";
-constexpr const char* kAttrOutputMemoryType = "_output_memory_type";
 
 bool SpecialType(const Node& n, const char* attr, size_t i) {
   const std::vector<int64_t> types = n.GetInts(attr);

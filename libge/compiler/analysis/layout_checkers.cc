@@ -15,8 +15,6 @@ namespace ge::analysis {
 namespace {
 
 using A = AnchorAttribute;
-constexpr const char* kAttrInputMemoryType = "_input_memory_type";
-constexpr const char* kAttrOutputMemoryType = "_output_memory_type";
 
 CheckerVerdict Conflict(IsolateSide side) { return CheckerVerdict{true, side}; }
 CheckerVerdict NoConflict() { return CheckerVerdict{false, IsolateSide::kB}; }

@@ -68,7 +68,7 @@ struct Decision {
   bool out = false;      // output 0 is written blocked
 };
 
-Status Run(Graph& g, const PassContext& ctx) {
+Status RunBlockedLayout(Graph& g, const PassContext& ctx) {
   if (!ctx.device) return Status::Ok();
   // The target's layout (--soc_version) when given, else the device's.
   const int32_t block = ctx.options && ctx.options->channel_block ? *ctx.options->channel_block
@@ -137,6 +137,6 @@ Status Run(Graph& g, const PassContext& ctx) {
 
 }  // namespace
 
-Pass BlockedLayoutPass() { return OptionalPass("blocked_layout", "layout", Run); }
+Pass BlockedLayoutPass() { return OptionalPass("blocked_layout", "layout", RunBlockedLayout); }
 
 }  // namespace ge

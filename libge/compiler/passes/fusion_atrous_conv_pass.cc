@@ -29,7 +29,7 @@ bool PlainValidConv(const Node& conv) {
          conv.output_desc(0).rank() == 4;
 }
 
-Result<bool> TryFuse(Graph& g, Node* b2s, const PassContext& ctx) {
+Result<bool> TryFuseAtrousConv(Graph& g, Node* b2s, const PassContext& ctx) {
   Node* conv = b2s->InputNode(0);
   if (!conv || conv->type() != "Conv" || b2s->InputSource(0).index != 0 || SoleConsumer(*conv) != b2s) return false;
   Node* s2b = conv->InputNode(0);
@@ -69,7 +69,7 @@ Pass AtrousConvPass() {
   return FusionPass("atrous_conv", [](Graph& g, const PassContext& ctx) {
     return RunToFixpoint(g, [&](Graph& gr, Node* n) -> Result<bool> {
       if (n->type() != "BatchToSpaceND") return false;
-      return TryFuse(gr, n, ctx);
+      return TryFuseAtrousConv(gr, n, ctx);
     });
   });
 }

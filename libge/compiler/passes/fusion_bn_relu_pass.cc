@@ -13,7 +13,7 @@ namespace {
 
 using namespace fusion;
 
-Result<bool> TryFuse(Graph& g, Node* bn, const PassContext& ctx) {
+Result<bool> TryFuseBnRelu(Graph& g, Node* bn, const PassContext& ctx) {
   if (bn->type() != "BatchNormalization" || !bn->HasInput(0)) return false;
   const Endpoint x = bn->InputSource(0);
   const TensorDesc& xd = x.node->output_desc(x.index);
@@ -45,7 +45,7 @@ Result<bool> TryFuse(Graph& g, Node* bn, const PassContext& ctx) {
 
 Pass BnReluFusionPass() {
   return FusionPass("bn_relu_fusion", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseBnRelu(gr, n, ctx); });
   });
 }
 

@@ -28,7 +28,7 @@ std::vector<Endpoint> ChannelParts(const Node& cat, const Node& reader) {
   return parts;
 }
 
-Result<bool> TryFuse(Graph& g, Node* aff, const PassContext& ctx) {
+Result<bool> TryFuseConcatBn(Graph& g, Node* aff, const PassContext& ctx) {
   if (aff->type() != "ChannelAffine" || !NoControl(*aff) || !aff->HasInput(1) || !aff->HasInput(2)) return false;
   Node* cat = aff->InputNode(0);
   if (!cat || aff->InputSource(0).index != 0) return false;
@@ -56,7 +56,7 @@ Result<bool> TryFuse(Graph& g, Node* aff, const PassContext& ctx) {
 
 Pass ConcatBnFusionPass() {
   return FusionPass("concat_bn_fusion", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseConcatBn(gr, n, ctx); });
   });
 }
 

@@ -11,7 +11,7 @@ namespace {
 
 using namespace fusion;
 
-Result<bool> TryFold(Graph& g, Node* bn, const PassContext& ctx) {
+Result<bool> TryFoldConvBnFold(Graph& g, Node* bn, const PassContext& ctx) {
   const std::optional<BnFactors> f = ReadInferenceBn(*bn);
   if (!f) return false;
   Node* conv = bn->InputNode(0);
@@ -25,7 +25,7 @@ Pass ConvBnFoldPass() {
   return FusionPass("conv_bn_fold", [](Graph& g, const PassContext& ctx) {
     return RunToFixpoint(g, [&](Graph& gr, Node* n) -> Result<bool> {
       if (n->type() != "BatchNormalization") return false;
-      return TryFold(gr, n, ctx);
+      return TryFoldConvBnFold(gr, n, ctx);
     });
   });
 }

@@ -32,7 +32,7 @@ std::optional<std::vector<double>> PerChannel(const Tensor& c, int64_t rank, int
   return v;
 }
 
-Result<bool> TryFold(Graph& g, Node* op, const PassContext& ctx) {
+Result<bool> TryFoldConvMulAddFold(Graph& g, Node* op, const PassContext& ctx) {
   const bool mul = op->type() == "Mul";
   for (size_t i : {size_t{0}, size_t{1}}) {
     Node* conv = op->InputNode(i);
@@ -56,7 +56,7 @@ Pass ConvMulAddFoldPass() {
   return FusionPass("conv_mul_add_fold", [](Graph& g, const PassContext& ctx) {
     return RunToFixpoint(g, [&](Graph& gr, Node* n) -> Result<bool> {
       if (n->type() != "Mul" && n->type() != "Add") return false;
-      return TryFold(gr, n, ctx);
+      return TryFoldConvMulAddFold(gr, n, ctx);
     });
   });
 }

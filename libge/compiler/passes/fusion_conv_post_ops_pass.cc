@@ -25,7 +25,7 @@ Endpoint Residual(const Node& add, const Node& conv) {
   return r;
 }
 
-Result<bool> TryFuse(Graph& g, Node* conv, const PassContext& ctx) {
+Result<bool> TryFuseConvPostOps(Graph& g, Node* conv, const PassContext& ctx) {
   if (conv->type() != "Conv" || conv->HasAttr("fused_sum") || conv->HasAttr("activation")) return false;
   if (conv->num_inputs() > 3 || !IsF32(conv->output_desc(0))) return false;
   Node* next = SoleConsumer(*conv);
@@ -79,7 +79,7 @@ Result<bool> TryFuse(Graph& g, Node* conv, const PassContext& ctx) {
 
 Pass ConvPostOpsPass() {
   return FusionPass("conv_post_ops", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseConvPostOps(gr, n, ctx); });
   });
 }
 

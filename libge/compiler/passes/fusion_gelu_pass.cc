@@ -14,7 +14,6 @@ namespace {
 
 using namespace fusion;
 
-bool Near(std::optional<double> v, double want) { return v && std::abs(*v - want) <= 1e-4 * std::abs(want); }
 
 // Binary `n` (commutative Mul/Add) has `from` on one side and the constant
 // `want` on the other.
@@ -38,7 +37,7 @@ bool MulXAnd(const Node& n, const Endpoint& x, const Node& o) {
   return i >= 0 && n.InputSource(Other(i)) == x;
 }
 
-Result<bool> TryFuse(Graph& g, Node* erf, const PassContext& ctx) {
+Result<bool> TryFuseGelu(Graph& g, Node* erf, const PassContext& ctx) {
   if (erf->type() != "Erf" || !NoControl(*erf)) return false;
   Node* scale = erf->InputNode(0);
   if (!scale || SoleConsumer(*scale) != erf || erf->InputSource(0).index != 0) return false;
@@ -99,7 +98,7 @@ Result<bool> TryFuse(Graph& g, Node* erf, const PassContext& ctx) {
 
 Pass GeluFusionPass() {
   return FusionPass("gelu_fusion", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseGelu(gr, n, ctx); });
   });
 }
 

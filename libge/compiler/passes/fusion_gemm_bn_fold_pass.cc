@@ -11,7 +11,7 @@ namespace {
 
 using namespace fusion;
 
-Result<bool> TryFold(Graph& g, Node* bn, const PassContext& ctx) {
+Result<bool> TryFoldGemmBnFold(Graph& g, Node* bn, const PassContext& ctx) {
   const std::optional<BnFactors> f = ReadInferenceBn(*bn);
   if (!f) return false;
   Node* gemm = bn->InputNode(0);
@@ -64,7 +64,7 @@ Pass GemmBnFoldPass() {
   return FusionPass("gemm_bn_fold", [](Graph& g, const PassContext& ctx) {
     return RunToFixpoint(g, [&](Graph& gr, Node* n) -> Result<bool> {
       if (n->type() != "BatchNormalization") return false;
-      return TryFold(gr, n, ctx);
+      return TryFoldGemmBnFold(gr, n, ctx);
     });
   });
 }

@@ -10,7 +10,7 @@ namespace {
 
 using namespace fusion;
 
-Result<bool> TryFuse(Graph& g, Node* mm, const PassContext& ctx) {
+Result<bool> TryFuseGemmPostOps(Graph& g, Node* mm, const PassContext& ctx) {
   const std::string& t = mm->type();
   if ((t != "Gemm" && t != "MatMul" && t != "FusedMatMul") || mm->HasAttr("activation")) return false;
   if (!IsF32(mm->output_desc(0))) return false;
@@ -31,7 +31,7 @@ Result<bool> TryFuse(Graph& g, Node* mm, const PassContext& ctx) {
 
 Pass GemmPostOpsPass() {
   return FusionPass("gemm_post_ops", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseGemmPostOps(gr, n, ctx); });
   });
 }
 

@@ -18,8 +18,7 @@ namespace {
 
 using namespace fusion;
 
-bool Near(std::optional<double> v, double want) { return v && std::abs(*v - want) <= 1e-4 * std::abs(want); }
-bool Near(float v, double want) { return std::abs(v - want) <= 1e-4 * std::abs(want); }
+bool NearF(float v, double want) { return Near(std::optional<double>(v), want); }
 
 // n divides its input 0 by 6, or multiplies either operand by 1/6: the
 // other operand (the scaled one), else an invalid endpoint.
@@ -36,7 +35,7 @@ Endpoint SixthOf(const Node& n) {
 Endpoint Relu6OfXPlus3(const Node& clip) {
   std::map<std::string, AttrValue> a;
   if (clip.type() != "Clip" || !NoControl(clip) || !ActivationAttrs(clip, &a)) return {};
-  if (std::abs(std::get<float>(a["activation_min"])) > 1e-6f || !Near(std::get<float>(a["activation_max"]), 6.0))
+  if (std::abs(std::get<float>(a["activation_min"])) > 1e-6f || !NearF(std::get<float>(a["activation_max"]), 6.0))
     return {};
   Node* add = clip.InputNode(0);
   if (!add || add->type() != "Add" || add->num_inputs() != 2 || SoleConsumer(*add) != &clip) return {};
@@ -75,7 +74,7 @@ Endpoint TimesOwnInput(const Node& mul, const Node& gate, const Endpoint& x) {
 }
 
 Result<bool> FromHardSigmoid(Graph& g, Node* hs, const PassContext& ctx) {
-  if (!hs->HasInput(0) || !Near(hs->GetFloat("alpha", 0.2f), 1.0 / 6.0) || !Near(hs->GetFloat("beta", 0.5f), 0.5))
+  if (!hs->HasInput(0) || !NearF(hs->GetFloat("alpha", 0.2f), 1.0 / 6.0) || !NearF(hs->GetFloat("beta", 0.5f), 0.5))
     return false;
   Node* mul = SoleConsumer(*hs);
   const Endpoint x = hs->InputSource(0);
@@ -98,7 +97,7 @@ Result<bool> FromClip(Graph& g, Node* clip, const PassContext& ctx) {
   return Replace(g, ctx, "HardSwish", x, div, {div, next, clip, add});
 }
 
-Result<bool> TryFuse(Graph& g, Node* n, const PassContext& ctx) {
+Result<bool> TryFuseHardswish(Graph& g, Node* n, const PassContext& ctx) {
   if (n->type() == "HardSigmoid" && NoControl(*n)) return FromHardSigmoid(g, n, ctx);
   if (n->type() == "Clip") return FromClip(g, n, ctx);
   return false;
@@ -108,7 +107,7 @@ Result<bool> TryFuse(Graph& g, Node* n, const PassContext& ctx) {
 
 Pass HardSwishFusionPass() {
   return FusionPass("hardswish_fusion", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseHardswish(gr, n, ctx); });
   });
 }
 

@@ -44,7 +44,7 @@ std::optional<std::vector<double>> LastAxisConst(const Node& n, const Node& from
   return F32Values(*t);
 }
 
-Result<bool> TryFuse(Graph& g, Node* r1, const PassContext& ctx) {
+Result<bool> TryFuseLayernorm(Graph& g, Node* r1, const PassContext& ctx) {
   if (r1->type() != "ReduceMean" || !r1->HasInput(0)) return false;
   const Endpoint x = r1->InputSource(0);
   const TensorDesc& xd = x.node->output_desc(x.index);
@@ -129,7 +129,7 @@ Result<bool> TryFuse(Graph& g, Node* r1, const PassContext& ctx) {
 
 Pass LayerNormFusionPass() {
   return FusionPass("layernorm_fusion", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseLayernorm(gr, n, ctx); });
   });
 }
 

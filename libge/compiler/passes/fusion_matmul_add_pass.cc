@@ -13,7 +13,7 @@ namespace {
 
 using namespace fusion;
 
-Result<bool> TryFuse(Graph& g, Node* mm, const PassContext& ctx) {
+Result<bool> TryFuseMatmulAdd(Graph& g, Node* mm, const PassContext& ctx) {
   if (mm->type() != "MatMul" || mm->num_inputs() != 2 || mm->HasAttr("activation")) return false;
   const TensorDesc& y = mm->output_desc(0);
   // Dynamic models: unknown leading dims are fine, N must be known.
@@ -59,7 +59,7 @@ Result<bool> TryFuse(Graph& g, Node* mm, const PassContext& ctx) {
 
 Pass MatMulAddToGemmPass() {
   return FusionPass("matmul_add_to_gemm", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseMatmulAdd(gr, n, ctx); });
   });
 }
 

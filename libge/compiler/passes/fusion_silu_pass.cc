@@ -11,7 +11,7 @@ namespace {
 
 using namespace fusion;
 
-Result<bool> TryFuse(Graph& g, Node* sig, const PassContext& ctx) {
+Result<bool> TryFuseSilu(Graph& g, Node* sig, const PassContext& ctx) {
   if (sig->type() != "Sigmoid" || !NoControl(*sig) || !sig->HasInput(0)) return false;
   const Endpoint x = sig->InputSource(0);
   if (!IsF32(x.node->output_desc(x.index))) return false;
@@ -36,7 +36,7 @@ Result<bool> TryFuse(Graph& g, Node* sig, const PassContext& ctx) {
 
 Pass SiluFusionPass() {
   return FusionPass("silu_fusion", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseSilu(gr, n, ctx); });
   });
 }
 

@@ -29,6 +29,8 @@ std::vector<double> F32Values(const Tensor& t) {
   return std::vector<double>(p, p + n);
 }
 
+bool Near(std::optional<double> v, double want) { return v && std::abs(*v - want) <= 1e-4 * std::abs(want); }
+
 std::optional<double> ScalarInput(const Node& n, size_t i) {
   const Tensor* t = ConstInput(n, i);
   if (!t || t->desc().NumElements() != 1) return std::nullopt;

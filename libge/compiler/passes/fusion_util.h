@@ -22,6 +22,9 @@ const Tensor* ConstOf(const Node* n);
 const Tensor* ConstInput(const Node& n, size_t i);
 // A single-element float constant on input i (any rank whose dims are all 1).
 std::optional<double> ScalarInput(const Node& n, size_t i);
+// v is present and within 1e-4 (relative) of want: the constants of a
+// decomposed activation, as exporters write them.
+bool Near(std::optional<double> v, double want);
 // The f32 values of a constant, as double (empty when not f32).
 std::vector<double> F32Values(const Tensor& t);
 bool IsF32(const TensorDesc& d);

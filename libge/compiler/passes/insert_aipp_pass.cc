@@ -100,7 +100,7 @@ Status Insert(Graph& graph, const AippConfig& a, bool nhwc) {
   return graph.AddEdge(data, 0, aipp, 0);
 }
 
-Status Run(Graph& g, const PassContext& ctx) {
+Status RunInsertAipp(Graph& g, const PassContext& ctx) {
   if (!ctx.options) return Status::Ok();
   for (const AippConfig& a : ctx.options->aipp) GE_RETURN_IF_ERROR(Insert(g, a, ctx.options->aipp_nhwc));
   return Status::Ok();
@@ -108,6 +108,6 @@ Status Run(Graph& g, const PassContext& ctx) {
 
 }  // namespace
 
-Pass InsertAippPass() { return Pass{"insert_aipp", "prepare", Run}; }
+Pass InsertAippPass() { return Pass{"insert_aipp", "prepare", RunInsertAipp}; }
 
 }  // namespace ge

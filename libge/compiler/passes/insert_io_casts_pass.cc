@@ -104,7 +104,7 @@ Status CastOutputs(Graph& g, const std::vector<CompileOptions::OutputType>& rule
   return Status::Ok();
 }
 
-Status Run(Graph& g, const PassContext& ctx) {
+Status RunInsertIoCasts(Graph& g, const PassContext& ctx) {
   if (!ctx.options) return Status::Ok();
   GE_RETURN_IF_ERROR(CastInputs(g, ctx.options->fp16_inputs));
   return CastOutputs(g, ctx.options->output_types);
@@ -112,6 +112,6 @@ Status Run(Graph& g, const PassContext& ctx) {
 
 }  // namespace
 
-Pass InsertIoCastsPass() { return Pass{"insert_io_casts", "prepare", Run}; }
+Pass InsertIoCastsPass() { return Pass{"insert_io_casts", "prepare", RunInsertIoCasts}; }
 
 }  // namespace ge

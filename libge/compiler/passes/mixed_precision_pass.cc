@@ -96,7 +96,7 @@ Node* AddCast(Graph& g, Endpoint src, DataType to) {
   return cast;
 }
 
-Status Run(Graph& g, const PassContext& ctx) {
+Status RunMixedPrecision(Graph& g, const PassContext& ctx) {
   if (!ctx.options || ctx.options->precision.mode != Precision::kMixBf16) return Status::Ok();
   if (!ctx.device || !ctx.device->capabilities().bf16)
     return Unsupported("--precision_mode allow_mix_precision: this CPU has no native bfloat16 (AVX512-BF16 or AMX)");
@@ -188,6 +188,6 @@ Status Run(Graph& g, const PassContext& ctx) {
 
 }  // namespace
 
-Pass MixedPrecisionPass() { return Pass{"mixed_precision", "precision", Run}; }
+Pass MixedPrecisionPass() { return Pass{"mixed_precision", "precision", RunMixedPrecision}; }
 
 }  // namespace ge

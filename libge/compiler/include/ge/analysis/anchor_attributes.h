@@ -11,6 +11,10 @@
 
 namespace ge::analysis {
 
+// The reference's per-anchor memory type attributes (RTS special types).
+inline constexpr const char* kAttrInputMemoryType = "_input_memory_type";
+inline constexpr const char* kAttrOutputMemoryType = "_output_memory_type";
+
 enum class AnchorAttribute : uint32_t {
   kUserMemoryInput = 1u << 0,                         // root graph Data output
   kUserMemoryOutput = 1u << 1,                        // root graph NetOutput input
