@@ -67,7 +67,8 @@ Count MatMulFlops(const Node& n, size_t a, bool bias) {
 // inner dims come from the operands through their perms (ops_attention.cc).
 Count AttentionFlops(const Node& n) {
   const TensorDesc *q = In(n, 0), *k = In(n, 1), *v = In(n, 2);
-  if (!q || !k || !v || !q->is_static() || !k->is_static() || !v->is_static() || q->dims.size() < 2) return std::nullopt;
+  if (!q || !k || !v || !q->is_static() || !k->is_static() || !v->is_static() || q->dims.size() < 2)
+    return std::nullopt;
   const size_t last = q->dims.size() - 1;
   auto logical_last = [&](const TensorDesc& d, const char* perm) {
     const std::vector<int64_t> p = n.GetInts(perm);

@@ -23,7 +23,8 @@ Result<Dims> ReadPerm(InferContext& ctx, const std::string& attr, size_t rank) {
     return perm;
   }
   std::vector<bool> seen(rank, false);
-  if (perm.size() != rank) return ctx.Error(attr + " " + infer::ValuesToString(perm) + " must have " + std::to_string(rank) + " entries");
+  if (perm.size() != rank)
+    return ctx.Error(attr + " " + infer::ValuesToString(perm) + " must have " + std::to_string(rank) + " entries");
   for (int64_t p : perm) {
     if (p < 0 || p >= static_cast<int64_t>(rank) || seen[p])
       return ctx.Error(attr + " " + infer::ValuesToString(perm) + " is not a permutation");

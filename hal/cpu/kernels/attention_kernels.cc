@@ -42,7 +42,8 @@ Result<dims> Perm(const KernelSpec& spec, const char* attr, size_t rank) {
     ok = p[i] >= 0 && p[i] < static_cast<int64_t>(rank) && !seen[p[i]];
     if (ok) seen[p[i]] = true;
   }
-  if (!ok) return InvalidArgument(std::string("FusedAttention: ") + attr + " " + DimsString(p) + " is not a permutation");
+  if (!ok)
+    return InvalidArgument(std::string("FusedAttention: ") + attr + " " + DimsString(p) + " is not a permutation");
   return p;
 }
 

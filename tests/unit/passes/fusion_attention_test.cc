@@ -20,8 +20,8 @@ struct AttnOptions {
 };
 
 // Transpose perms of the two layouts.
-std::vector<int64_t> QPerm(bool four_d) { return four_d ? std::vector<int64_t>{0, 2, 1, 3} : std::vector<int64_t>{1, 0, 2}; }
-std::vector<int64_t> KPerm(bool four_d) { return four_d ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{1, 2, 0}; }
+Dims QPerm(bool four_d) { return four_d ? Dims{0, 2, 1, 3} : Dims{1, 0, 2}; }
+Dims KPerm(bool four_d) { return four_d ? Dims{0, 2, 3, 1} : Dims{1, 2, 0}; }
 
 Dims InDims(bool four_d) { return four_d ? Dims{1, kS, kH, kD} : Dims{kS, kH, kD}; }
 
