@@ -13,6 +13,7 @@ void RegisterCpuKernels(KernelRegistry& r) {
   RegisterChannelAffineKernels(r);
   RegisterConcatAffineKernels(r);
   RegisterSoftmaxKernels(r);
+  RegisterAttentionKernels(r);
   RegisterRnnKernels(r);
   RegisterUnaryKernels(r);
   RegisterBinaryKernels(r);

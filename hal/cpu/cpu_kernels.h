@@ -16,6 +16,7 @@ void RegisterMatMulKernels(KernelRegistry& r);      // MatMul, Gemm
 void RegisterPoolKernels(KernelRegistry& r);        // MaxPool, AveragePool, GlobalAveragePool
 void RegisterNormKernels(KernelRegistry& r);        // BatchNormalization, LayerNormalization
 void RegisterSoftmaxKernels(KernelRegistry& r);     // Softmax
+void RegisterAttentionKernels(KernelRegistry& r);   // FusedAttention (matmul, softmax, matmul)
 void RegisterRnnKernels(KernelRegistry& r);         // LSTM, GRU, RNN (reference loop where oneDNN cannot)
 // Own loops.
 void RegisterUnaryKernels(KernelRegistry& r);       // Relu, Clip, Sigmoid, Tanh, Erf, Sqrt, ...

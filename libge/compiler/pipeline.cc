@@ -51,6 +51,9 @@ PassManager BuildPipeline() {
   // After the BN folds: what is left has no conv to fold into.
   pm.Add(InSubgraphsToo(BnReluFusionPass()));
   pm.Add(InSubgraphsToo(ConcatBnFusionPass()));  // matches bn_relu_fusion's ChannelAffine
+  // Before matmul_add_to_gemm, which would take a Q x K with a constant 2-D K
+  // and a constant mask of [Sk] values as a MatMul + bias.
+  pm.Add(InSubgraphsToo(AttentionFusionPass()));
   pm.Add(InSubgraphsToo(MatMulAddToGemmPass()));
   pm.Add(InSubgraphsToo(ConvPostOpsPass()));
   pm.Add(InSubgraphsToo(GemmPostOpsPass()));

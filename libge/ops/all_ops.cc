@@ -24,6 +24,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   RegisterRnnOps(r);
   RegisterControlOps(r);
   RegisterFusedOps(r);
+  RegisterAttentionOps(r);
   RegisterAippOps(r);
   RegisterGenerateOps(r);
   RegisterDepthSpaceOps(r);

@@ -62,6 +62,26 @@ Count MatMulFlops(const Node& n, size_t a, bool bias) {
   return Add(Mul(Mul(OutElements(n), k), 2), PostOps(n, bias));
 }
 
+// Two matrix products over the scores [batch..., Sq, Sk] and, per score,
+// the scale, the mask and the softmax's 5 (as Softmax counts). Sk and the
+// inner dims come from the operands through their perms (ops_attention.cc).
+Count AttentionFlops(const Node& n) {
+  const TensorDesc *q = In(n, 0), *k = In(n, 1), *v = In(n, 2);
+  if (!q || !k || !v || !q->is_static() || !k->is_static() || !v->is_static() || q->dims.size() < 2)
+    return std::nullopt;
+  const size_t last = q->dims.size() - 1;
+  auto logical_last = [&](const TensorDesc& d, const char* perm) {
+    const std::vector<int64_t> p = n.GetInts(perm);
+    return p.size() == d.dims.size() ? d.dims[p[last]] : d.dims[last];
+  };
+  const int64_t d = logical_last(*q, "q_perm"), sk = logical_last(*k, "k_perm"), dv = logical_last(*v, "v_perm");
+  if (dv <= 0) return std::nullopt;
+  const Count out = OutElements(n);
+  const Count scores = out ? Mul(Count(*out / dv), sk) : std::nullopt;  // batch x Sq x Sk
+  const int64_t per_score = 2 * d + 2 * dv + 5 + 1 + (In(n, 3) ? 1 : 0);
+  return Mul(scores, per_score);
+}
+
 Count PoolFlops(const Node& n) {
   const std::vector<int64_t> k = n.GetInts("kernel_shape");
   if (k.empty()) return std::nullopt;
@@ -96,6 +116,7 @@ std::optional<int64_t> FlopCount(const Node& n) {
   if (t == "QLinearMatMul") return MatMulFlops(n, 0, false);
   if (t == "Gemm") return MatMulFlops(n, 0, In(n, 2) != nullptr && n.GetFloat("beta", 1.f) != 0.f);
   if (t == "FusedMatMul") return MatMulFlops(n, 0, true);
+  if (t == "FusedAttention") return AttentionFlops(n);
   if (t == "MaxPool" || t == "AveragePool") return PoolFlops(n);
   if (t == "LpPool") return Mul(PoolFlops(n), 2);
   if (OnePerInput(t)) return Elements(In(n, 0));

@@ -56,6 +56,7 @@ void RegisterLossOps(OpRegistry& r);        // NegativeLogLikelihoodLoss, Softma
 void RegisterRnnOps(OpRegistry& r);         // LSTM, GRU, RNN
 void RegisterControlOps(OpRegistry& r);     // If, Loop, Scan (subgraphs)
 void RegisterFusedOps(OpRegistry& r);       // FusedMatMul (fusion passes' own ops)
+void RegisterAttentionOps(OpRegistry& r);   // FusedAttention (attention_fusion)
 void RegisterAippOps(OpRegistry& r);        // Aipp (ATC's image preprocessing)
 void RegisterGenerateOps(OpRegistry& r);    // EyeLike, OneHot
 void RegisterDepthSpaceOps(OpRegistry& r);  // DepthToSpace, SpaceToDepth

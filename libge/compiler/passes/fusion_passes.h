@@ -17,6 +17,7 @@ Pass SiluFusionPass();         // silu_fusion
 Pass HardSwishFusionPass();    // hardswish_fusion
 Pass BnReluFusionPass();       // bn_relu_fusion
 Pass ConcatBnFusionPass();     // concat_bn_fusion
+Pass AttentionFusionPass();    // attention_fusion
 Pass MatMulAddToGemmPass();    // matmul_add_to_gemm
 Pass ConvPostOpsPass();        // conv_post_ops
 Pass GemmPostOpsPass();        // gemm_post_ops

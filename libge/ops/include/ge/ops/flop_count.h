@@ -15,6 +15,8 @@
 //   BatchNorm       2 per element (scale and shift, inference);
 //   Layer/Instance/Group norm  5 per element (mean, variance, normalise) + 1
 //                   each for scale and bias; Softmax 5 per element;
+//   FusedAttention  per score (batch x Sq x Sk): 2 * D + 2 * Dv for the two
+//                   products, 1 scale, 1 mask (when given), 5 softmax;
 //   reductions      1 per input element;
 //   data movement   0 (Reshape, Transpose, Concat, Gather, Slice, TransData, Cast, ...).
 // Ops not listed count 0. The count is of the node as compiled: fused nodes
