@@ -13,7 +13,7 @@ namespace {
 
 // Below this many elements one thread does it all: the fork/join of the
 // OpenMP team costs more than the second core saves.
-constexpr int64_t kParallelMin = int64_t{1} << 15;
+constexpr int64_t kAffineParallelMin = int64_t{1} << 15;
 
 constexpr int kPlain = 0, kLast = 1;  // layout template values; 8 and 16 are the blocks
 
@@ -146,7 +146,7 @@ void Run(const Geometry& given, const float* x, const float* scale, const float*
   const Geometry g = Resolved(given);
   const UnitsFn f = Pick(g, isa);
   const int64_t units = Units(g);
-  if (g.n * g.c * g.spatial < kParallelMin || units < 2) {
+  if (g.n * g.c * g.spatial < kAffineParallelMin || units < 2) {
     f(g, x, scale, shift, y, 0, units);
     return;
   }

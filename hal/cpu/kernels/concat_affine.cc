@@ -20,7 +20,7 @@ using namespace loop;
 // Elements per chunk of work, and the size from which the chunks go to
 // several threads.
 constexpr int64_t kChunk = int64_t{1} << 14;
-constexpr int64_t kParallelMin = int64_t{1} << 15;
+constexpr int64_t kConcatAffineParallelMin = int64_t{1} << 15;
 
 struct Part {
   affine::Geometry g;
@@ -89,7 +89,7 @@ Result<std::unique_ptr<Kernel>> CreateConcatAffine(const KernelSpec& spec) {
       affine::RunUnits(p.g, static_cast<const float*>(in[ch.part]), scale + p.c0, shift + p.c0, y + p.y0, ch.u0,
                        ch.u1);
     };
-    if (plan.elements < kParallelMin) {
+    if (plan.elements < kConcatAffineParallelMin) {
       for (int64_t i = 0; i < chunks; ++i) run(i);
     } else {
 #pragma omp parallel for schedule(static)

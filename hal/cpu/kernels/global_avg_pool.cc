@@ -14,7 +14,7 @@
 namespace ge::hal {
 namespace {
 
-constexpr int64_t kParallelMin = int64_t{1} << 15;  // elements; below it one thread
+constexpr int64_t kGapParallelMin = int64_t{1} << 15;  // elements; below it one thread
 constexpr int64_t kLastRun = 16;                    // channels per unit, channels last
 constexpr int kPlain = 0, kLast = 1;
 
@@ -108,7 +108,7 @@ std::optional<GapGeometry> GeometryOf(const KernelSpec& spec) {
 void GlobalAvgPool(const GapGeometry& g, const float* x, float* y, Isa isa) {
   const UnitsFn f = Pick(g, isa);
   const int64_t units = Units(g);
-  if (g.n * g.c * g.spatial < kParallelMin || units < 2) {
+  if (g.n * g.c * g.spatial < kGapParallelMin || units < 2) {
     f(g, x, y, 0, units);
     return;
   }

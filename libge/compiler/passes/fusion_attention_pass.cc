@@ -89,7 +89,7 @@ bool AllF32(std::initializer_list<const TensorDesc*> ds) {
   return true;
 }
 
-Result<bool> TryFuse(Graph& g, Node* sm, const PassContext& ctx) {
+Result<bool> TryFuseAttention(Graph& g, Node* sm, const PassContext& ctx) {
   if (sm->type() != "Softmax" || !NoControl(*sm) || !sm->HasInput(0) || !LastAxisSoftmax(*sm)) return false;
   const TensorDesc& scores = sm->output_desc(0);
   if (!scores.is_static() || scores.rank() < 2) return false;
@@ -180,7 +180,7 @@ Result<bool> TryFuse(Graph& g, Node* sm, const PassContext& ctx) {
 
 Pass AttentionFusionPass() {
   return FusionPass("attention_fusion", [](Graph& g, const PassContext& ctx) {
-    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuse(gr, n, ctx); });
+    return RunToFixpoint(g, [&](Graph& gr, Node* n) { return TryFuseAttention(gr, n, ctx); });
   });
 }
 
