@@ -20,6 +20,7 @@ class OpBuilder {
   OpBuilder& Defaults(std::map<std::string, AttrValue> defaults) { d_.attr_defaults = std::move(defaults); return *this; }
   OpBuilder& Infer(InferFn f) { d_.infer = std::move(f); return *this; }
   OpBuilder& Inplace() { d_.memory.inplace_outputs = {0}; return *this; }      // output 0 over input 0
+  OpBuilder& InplaceOver(int out, int in) { d_.memory.inplace_over.push_back({out, in}); return *this; }
   OpBuilder& Reference() { d_.memory.reference_outputs = {0}; return *this; }  // output 0 is input 0's buffer
   OpBuilder& ContinuousInput() { d_.memory.continuous_input = true; return *this; }
   OpBuilder& ContinuousOutput() { d_.memory.continuous_output = true; return *this; }

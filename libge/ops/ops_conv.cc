@@ -133,7 +133,9 @@ Result<Dims> infer::ConvOutDims(InferContext& ctx, size_t ix, size_t iw) {
 void RegisterConvOps(OpRegistry& r) {
   const std::map<std::string, AttrValue> defaults = {{"auto_pad", std::string("NOTSET")}, {"group", int64_t{1}}};
   // Input 3 exists only after fusion: the residual of a fused_sum Conv.
-  r.Register(OpBuilder("Conv").Inputs(2, 4).Defaults(defaults).Infer(InferConv));
+  // With fused_sum the kernel adds the residual (input 3) into its output:
+  // computed over the residual's memory, it needs no copy of it first.
+  r.Register(OpBuilder("Conv").Inputs(2, 4).Defaults(defaults).Infer(InferConv).InplaceOver(0, 3));
   r.Register(OpBuilder("ConvTranspose").Inputs(2, 3).Defaults(defaults).Infer(InferConvTranspose));
 }
 

@@ -68,13 +68,12 @@ class MemoryCheck {
         v.root = key;
         if (RunsKernel(*n)) v.writer = n;
         // An in-place write: the op allows it and the output is exactly the
-        // same-index input's memory.
-        const bool inplace_op = def && std::find(def->memory.inplace_outputs.begin(), def->memory.inplace_outputs.end(),
-                                                 static_cast<int>(i)) != def->memory.inplace_outputs.end();
-        if (v.writer && inplace_op && i < n->num_inputs() && n->HasInput(i)) {
-          const BufferPlan& in = f_.SourceBuffer(*n, i);
+        // memory of the input it may be computed over.
+        const int over = def ? def->memory.InplaceInput(static_cast<int>(i)) : -1;
+        if (v.writer && over >= 0 && static_cast<size_t>(over) < n->num_inputs() && n->HasInput(over)) {
+          const BufferPlan& in = f_.SourceBuffer(*n, over);
           if (in.segment == b.segment && in.offset == b.offset && in.size == b.size && b.size > 0) {
-            const Endpoint src = n->InputSource(i);
+            const Endpoint src = n->InputSource(over);
             v.pred = version_of_.at({src.node, src.index});
             v.group = versions_[v.pred].group;
           }

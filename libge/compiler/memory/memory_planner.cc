@@ -60,16 +60,14 @@ Result<std::vector<std::vector<char>>> StreamConflicts(const std::vector<Sym>& s
   return out;
 }
 
-// Output i of n may be computed over input i: the kernel can (the op
-// registry's in-place outputs, same index), and with inplace_requires_mark
-// the inplace_support_check pass marked input i.
-bool InplaceCandidate(const Node& n, size_t i, const OpDef* def, const PlanOptions& options) {
-  if (!def || std::find(def->memory.inplace_outputs.begin(), def->memory.inplace_outputs.end(), static_cast<int>(i)) ==
-                  def->memory.inplace_outputs.end())
-    return false;
-  if (!options.inplace_requires_mark) return true;
+// The input output i of n may be computed over, or -1: the kernel can (the
+// op registry's in-place outputs), and with inplace_requires_mark the
+// inplace_support_check pass marked that input.
+int InplaceCandidate(const Node& n, size_t i, const OpDef* def, const PlanOptions& options) {
+  const int in = def ? def->memory.InplaceInput(static_cast<int>(i)) : -1;
+  if (in < 0 || !options.inplace_requires_mark) return in;
   const std::vector<int64_t> marked = n.GetInts(kAttrInplaceSupportInputIndex);
-  return std::find(marked.begin(), marked.end(), static_cast<int64_t>(i)) != marked.end();
+  return std::find(marked.begin(), marked.end(), static_cast<int64_t>(in)) != marked.end() ? in : -1;
 }
 
 // Reference 3.4's read filter: memory of a model input, a constant or a
@@ -160,15 +158,16 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
       // says whose (the alias rule, transitively).
       if (const analysis::OutAnchor root = symbols.Root(n, static_cast<int>(i)); root != key)
         joined = sym_of.at({root.first, root.second});
-      if (joined < 0 && options.inplace && InplaceCandidate(*n, i, def, options)) {
-        const int64_t cand = input_symbol(static_cast<int>(i));
+      const int over = options.inplace ? InplaceCandidate(*n, i, def, options) : -1;
+      if (joined < 0 && over >= 0) {
+        const int64_t cand = input_symbol(over);
         // Size, liveness (every member dies here) and the read filter: not
         // the memory of a source the model must keep (Data, Const, Variable).
         bool ok = cand >= 0 && syms[cand].size == bytes && syms[cand].last == s && !syms[cand].graph_output &&
                   !ReadOnlySource(syms[cand]) && !NeedsOwnLayout(*n, i);
         // Another input reading the same memory would see it half-overwritten.
         for (size_t k = 0; ok && k < n->num_inputs(); ++k)
-          if (k != i && input_symbol(static_cast<int>(k)) == cand) ok = false;
+          if (k != static_cast<size_t>(over) && input_symbol(static_cast<int>(k)) == cand) ok = false;
         // With several streams, "dies here" must hold in every interleaving:
         // each other task touching the memory happens before this node.
         if (ok && hb) {

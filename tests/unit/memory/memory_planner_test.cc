@@ -301,6 +301,37 @@ TEST(Symbols, InPlaceOnlyOverADyingFeatureMapBuffer) {
   EXPECT_EQ((*t)[0].tasks.size(), 4u);
 }
 
+TEST(Symbols, ConvWithFusedSumWritesOverItsResidualOnceTheOtherReadersRan) {
+  // The residual block: r -> c1=Conv(r) -> c2=Conv(c1, +r). r's other
+  // reader (c1) runs before c2, so c2 computes over r's memory (Conv: output
+  // 0 over input 3) and the kernel needs no copy of the residual; the input
+  // it convolves (c1, a different symbol) is not a candidate.
+  G g;
+  g.dims = {1, 4, 2, 2};
+  Node* x = g.Data("x");
+  Node* w = g.g->AddNode(op::kConst, "w", 0, 1);
+  w->SetAttr("value", Tensor::FromVector<float>(DataType::kFloat32, {4, 4, 1, 1}, std::vector<float>(16, 0.5f)));
+  w->output_desc(0) = F32({4, 4, 1, 1});
+  Node* r = g.Op("Relu", "r", {x});
+  Node* c1 = g.Op("Conv", "c1", {r, w});
+  Node* c2 = g.g->AddNode("Conv", "c2", 4, 1);  // X, W, no bias, the residual
+  ASSERT_TRUE(g.g->AddEdge(c1, 0, c2, 0).ok());
+  ASSERT_TRUE(g.g->AddEdge(w, 0, c2, 1).ok());
+  ASSERT_TRUE(g.g->AddEdge(r, 0, c2, 3).ok());
+  c2->output_desc(0) = F32(g.dims);
+  c2->SetAttr("fused_sum", int64_t{1});
+  Node* y = g.Op("Relu", "y", {c2});
+  g.Out({y});
+  auto p = PlanMemory(*g.g, PlanOptions{});
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(Buf(*p, "c2").symbol, Buf(*p, "r").symbol);
+  EXPECT_NE(Buf(*p, "c2").symbol, Buf(*p, "c1").symbol);
+  // Without in-place every tensor keeps its own symbol.
+  auto q = PlanMemory(*g.g, NoInplace());
+  ASSERT_TRUE(q.ok());
+  EXPECT_NE(Buf(*q, "c2").symbol, Buf(*q, "r").symbol);
+}
+
 TEST(Tasks, ArgumentTablesFollowThePlan) {
   auto g = Diamond();
   auto p = PlanMemory(*g, NoInplace());

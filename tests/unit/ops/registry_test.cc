@@ -71,6 +71,10 @@ TEST(OpRegistry, MemorySemantics) {
   // Different output element size: no in-place.
   for (const char* t : {"Cast", "Equal", "Less", "Conv", "MatMul", "Transpose"})
     EXPECT_TRUE(Def(t).memory.inplace_outputs.empty()) << t;
+  // A Conv's fused_sum residual (input 3) is the one input it may overwrite.
+  EXPECT_EQ(Def("Conv").memory.InplaceInput(0), 3);
+  EXPECT_EQ(Def("MatMul").memory.InplaceInput(0), -1);
+  EXPECT_EQ(Def("Relu").memory.InplaceInput(0), 0);
   // Sum accumulates input by input: in place it could read what it wrote.
   EXPECT_TRUE(Def("Sum").memory.inplace_outputs.empty());
   for (const char* t : {"Round", "Sign", "Elu", "Selu", "Softplus", "Softsign", "Mod"})

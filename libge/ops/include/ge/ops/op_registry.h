@@ -73,6 +73,17 @@ struct MemorySemantics {
   std::vector<int> reference_outputs;
   // Outputs that may be computed in place over the same-index input.
   std::vector<int> inplace_outputs;
+  // Outputs that may be computed in place over another input, {output,
+  // input}: a Conv with fused_sum accumulates into its residual (input 3).
+  std::vector<std::pair<int, int>> inplace_over;
+  // The input output o may be computed over, or -1.
+  int InplaceInput(int o) const {
+    for (int k : inplace_outputs)
+      if (k == o) return o;
+    for (const auto& [out, in] : inplace_over)
+      if (out == o) return in;
+    return -1;
+  }
   bool continuous_input = false;   // inputs must be contiguous (e.g. Concat without copy)
   bool continuous_output = false;  // outputs contiguous (Split)
   // The same, without alignment padding between the tensors
