@@ -5,6 +5,8 @@
 // (loop_broadcast.h); a transpose that moves the contiguous axis away from
 // the innermost position goes through 2-D tiles instead. Concat and Split
 // are a memcpy per (outer index, operand).
+#include <omp.h>
+
 #include <cmath>
 #include <limits>
 
@@ -218,16 +220,35 @@ Result<Blocks> PlanConcat(const KernelSpec& spec) {
 
 Result<KernelPtr> CreateConcat(const KernelSpec& spec) {
   GE_ASSIGN_OR_RETURN(Blocks b, PlanConcat(spec));
-  return MakeKernel([b](const void* const* in, void* const* out) {
+  size_t row = 0;  // output bytes per outer step
+  for (size_t n : b.bytes) row += n;
+  // A channels-last Concat is one short copy per pixel and part (thousands
+  // per image): large ones are split over the threads by pixel rows.
+  constexpr size_t kParallelBytes = size_t{1} << 18;
+  const bool parallel = b.outer > 1 && row * static_cast<size_t>(b.outer) >= kParallelBytes;
+  return MakeKernel([b, row, parallel](const void* const* in, void* const* out) {
     char* y = static_cast<char*>(out[0]);
     const size_t parts = b.bytes.size();
-    for (int64_t o = 0; o < b.outer; ++o)
-      for (size_t i = 0; i < parts; ++i) {
-        const size_t n = b.bytes[i];
-        if (n == 0) continue;
-        std::memcpy(y, static_cast<const char*>(in[i]) + o * n, n);
-        y += n;
+    auto rows = [&](int64_t first, int64_t last) {
+      for (int64_t o = first; o < last; ++o) {
+        char* yo = y + static_cast<size_t>(o) * row;
+        for (size_t i = 0; i < parts; ++i) {
+          const size_t n = b.bytes[i];
+          if (n == 0) continue;
+          std::memcpy(yo, static_cast<const char*>(in[i]) + o * n, n);
+          yo += n;
+        }
       }
+    };
+    if (!parallel) {
+      rows(0, b.outer);
+      return Status::Ok();
+    }
+#pragma omp parallel
+    {
+      const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+      rows(b.outer * t / nt, b.outer * (t + 1) / nt);
+    }
     return Status::Ok();
   });
 }

@@ -78,6 +78,19 @@ TEST(ConcatKernel, AxisAndNegativeAxis) {
   EXPECT_EQ(a0[0].as<int64_t>(), (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
 }
 
+TEST(ConcatKernel, LargeOnesSplitOverThreadsKeepEveryRowInPlace) {
+  // 1000 rows of 100 + 60 floats (640 KB): above the threaded size, and a
+  // row count no thread count divides evenly.
+  const int64_t rows = 1000, a = 100, b = 60;
+  RUN_OK(out, "Concat", Attr("axis", int64_t{1}),
+         {HostTensor::F32({rows, a}, Iota(rows * a)), HostTensor::F32({rows, b}, Iota(rows * b))},
+         {{DataType::kFloat32, {rows, a + b}}});
+  const auto y = out[0].as<float>();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < a + b; ++c)
+      ASSERT_EQ(y[r * (a + b) + c], static_cast<float>(c < a ? r * a + c : r * b + (c - a))) << r << "," << c;
+}
+
 TEST(ConcatKernel, RejectsMismatchedOperands) {
   auto r =
       RunKernel("Concat", Attr("axis", int64_t{0}),
