@@ -16,6 +16,7 @@
 
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "kernels/loop_broadcast.h"
 
 namespace ge::hal {
 namespace {
@@ -23,13 +24,6 @@ namespace {
 using namespace dnnl_util;
 using dims = std::vector<int64_t>;
 using md = dnnl::memory::desc;
-
-// Row-major strides of a tensor of dims d.
-dims DenseStrides(const dims& d) {
-  dims s(d.size(), 1);
-  for (size_t i = d.size(); i-- > 1;) s[i - 1] = s[i] * d[i];
-  return s;
-}
 
 // The perm attribute (identity when absent), checked.
 Result<dims> Perm(const KernelSpec& spec, const char* attr, size_t rank) {
@@ -49,7 +43,7 @@ Result<dims> Perm(const KernelSpec& spec, const char* attr, size_t rank) {
 
 // Transpose(x, perm) as a view of x: logical dims with x's strides.
 md ReadView(const dims& x, const dims& perm) {
-  const dims s = DenseStrides(x);
+  const dims s = loop::Strides(x);
   dims ld, ls;
   for (int64_t p : perm) {
     ld.push_back(x[p]);
@@ -61,7 +55,7 @@ md ReadView(const dims& x, const dims& perm) {
 // The logical result stored as y = Transpose(result, perm): logical axis
 // perm[j] advances by y's stride j.
 md WriteView(const dims& y, const dims& perm) {
-  const dims s = DenseStrides(y);
+  const dims s = loop::Strides(y);
   dims ld(y.size()), ls(y.size());
   for (size_t j = 0; j < perm.size(); ++j) {
     ld[perm[j]] = y[j];
@@ -169,29 +163,6 @@ Result<AttentionPds> MakePds(const AttentionPlan& p) {
   return pds;
 }
 
-// dst (the full scores shape) = src broadcast from its rank-aligned dims.
-void ExpandMask(const float* src, const dims& src_dims, const dims& dst_dims, float* dst) {
-  const size_t r = dst_dims.size();
-  const dims ss = DenseStrides(src_dims);
-  const int64_t cols = dst_dims[r - 1];
-  const bool row_broadcast = src_dims[r - 1] == 1;
-  int64_t rows = 1;
-  for (size_t i = 0; i + 1 < r; ++i) rows *= dst_dims[i];
-  for (int64_t row = 0; row < rows; ++row) {
-    int64_t off = 0, rest = row;
-    for (size_t i = r - 1; i-- > 0;) {
-      const int64_t idx = rest % dst_dims[i];
-      rest /= dst_dims[i];
-      if (src_dims[i] != 1) off += idx * ss[i];
-    }
-    float* d = dst + row * cols;
-    if (row_broadcast)
-      std::fill(d, d + cols, src[off]);
-    else
-      std::memcpy(d, src + off, cols * sizeof(float));
-  }
-}
-
 class AttentionKernel final : public DnnlKernel {
  public:
   explicit AttentionKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
@@ -206,8 +177,7 @@ class AttentionKernel final : public DnnlKernel {
     std::vector<std::pair<int, dnnl::memory>> qk_args = {
         {DNNL_ARG_SRC, q_}, {DNNL_ARG_WEIGHTS, k_}, {DNNL_ARG_DST, scores_}};
     if (!p.mask_dims.empty()) {
-      mask_dims_ = p.mask_dims;
-      score_dims_ = p.score_dims;
+      expand_ = loop::PlanBroadcast<1>({&p.mask_dims}, p.score_dims);
       const void* mask_const = spec.ConstInput(3);
       if (pds.expand_mask) {
         mask_ = dnnl::memory(p.scores, Engine());
@@ -245,11 +215,11 @@ class AttentionKernel final : public DnnlKernel {
 
  private:
   void Expand(const void* mask) {
-    ExpandMask(static_cast<const float*>(mask), mask_dims_, score_dims_, static_cast<float*>(mask_.get_data_handle()));
+    loop::StridedCopy(expand_, static_cast<const uint32_t*>(mask), static_cast<uint32_t*>(mask_.get_data_handle()));
   }
 
   dnnl::memory q_, k_, v_, out_, scores_, mask_;
-  dims mask_dims_, score_dims_;
+  loop::RowPlan<1> expand_;  // mask -> the full scores shape, when expand_mask
   bool bind_mask_ = false, expand_per_run_ = false;
   std::vector<Step> steps_;
 };
