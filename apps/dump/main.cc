@@ -16,6 +16,7 @@
 #include "ge/tools/dump_compare.h"
 #include "ge/tools/graph_diff.h"
 #include "ge/tools/memory_svg.h"
+#include "ge/tools/precision_search.h"
 #include "ge_base/file_io.h"
 #include "ge/ir/json_form.h"
 #include "ge/ir/text_form.h"
@@ -282,6 +283,79 @@ int BisectMain(const CompileFlags& flags, const std::string& input, const std::s
   return 1;
 }
 
+// --- ge-dump precision --model M --input x.npy [--golden y.npy] --write keep.txt ---
+struct PrecisionFlags {
+  std::string input, golden, keep_dtype, modify_mixlist, write;
+  double min_cosine = 0.999;
+  bool json = false;
+};
+
+int PrecisionMain(const CompileFlags& flags, const PrecisionFlags& pf) {
+  if (IsOm(flags.model))
+    return ge::app::Fail(kTool, ge::InvalidArgument("precision: " + flags.model +
+                                                    " is compiled already; give the source model (.onnx, .pb)"));
+  auto options = flags.Options();
+  if (!options.ok()) return ge::app::Fail(kTool, options.status());
+  options->precision.mode = ge::CompileOptions::Precision::kMixBf16;
+  if (!pf.keep_dtype.empty())
+    if (auto s = ge::ReadKeepDtype(pf.keep_dtype, &options->precision); !s.ok())
+      return ge::app::Fail(kTool, s.Annotated("--keep_dtype"));
+  if (!pf.modify_mixlist.empty())
+    if (auto s = ge::ReadMixList(pf.modify_mixlist, &options->precision); !s.ok())
+      return ge::app::Fail(kTool, s.Annotated("--modify_mixlist"));
+  ge::tools::BisectData data;
+  for (const auto& f : ge::app::SplitList(pf.input, ',')) {
+    auto a = ge::ReadNpy(f);
+    if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--input"));
+    data.inputs.push_back(std::move(a).value());
+  }
+  for (const auto& f : ge::app::SplitList(pf.golden, ',')) {
+    auto a = ge::ReadNpy(f);
+    if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--golden"));
+    data.goldens.push_back(std::move(a).value());
+  }
+  // Progress on stderr, so stdout stays the result (JSON with --json).
+  std::fprintf(stderr, "precision search on %s: target cosine %.6f against %s\n", flags.model.c_str(), pf.min_cosine,
+               pf.golden.empty() ? "ge's float32 result" : pf.golden.c_str());
+  const ge::tools::CompileFn compile = [&](const ge::CompileOptions& o) { return flags.Load(o); };
+  auto r = ge::tools::SearchKeepDtype(compile, *options, std::move(data), pf.min_cosine,
+                                      [](const ge::tools::PrecisionSearchStep& s) {
+                                        std::fprintf(stderr, "  %-9s [%zu/%zu] %-48s cosine %.7f\n", s.phase.c_str(),
+                                                     s.index, s.total, s.what.c_str(), s.cosine);
+                                        std::fflush(stderr);
+                                      });
+  if (!r.ok()) return ge::app::Fail(kTool, r.status());
+  if (pf.json) {
+    std::fputs(ge::tools::PrecisionSearchJson(*r, flags.model).c_str(), stdout);
+  } else {
+    std::printf("every op in bf16: cosine %.7f (%zu ops can run in bf16)\n", r->all_bf16_cosine, r->candidates.size());
+    if (r->kept > 0) {
+      std::printf("%-4s %-52s %-12s %10s %14s\n", "rank", "op", "type", "GFLOP", "alone: cosine");
+      for (size_t i = 0; i < r->candidates.size() && i < r->kept + 3; ++i) {
+        const auto& c = r->candidates[i];
+        std::printf("%-4zu %-52s %-12s %10.3f %14.7f %s\n", i + 1, c.name.c_str(), c.type.c_str(),
+                    static_cast<double>(c.flops) * 1e-9, c.alone_cosine, c.keep_fp32 ? "float32" : "");
+      }
+    }
+    std::printf("keep %zu of %zu ops in float32 (%.1f %% of their FLOPs): cosine %.7f, target %.6f %s\n", r->kept,
+                r->candidates.size(), 100 * r->kept_flop_share, r->final_cosine, r->target,
+                r->met ? "met" : "NOT met");
+  }
+  if (!r->met)
+    return ge::app::Fail(kTool, ge::InvalidArgument("precision: cosine " + std::to_string(r->final_cosine) +
+                                                    " is below --min_cosine even with every bf16-capable op in "
+                                                    "float32; the loss is elsewhere (gray-list ops, the golden)"));
+  if (!pf.write.empty()) {
+    if (auto s = ge::WriteFileAtomically(pf.write, ge::tools::KeepDtypeFile(*r, options->precision, flags.model));
+        !s.ok())
+      return ge::app::Fail(kTool, s.Annotated("--write"));
+    if (!pf.json)
+      std::printf("wrote %s: ge-atc --precision_mode allow_mix_precision --keep_dtype %s\n", pf.write.c_str(),
+                  pf.write.c_str());
+  }
+  return 0;
+}
+
 // --- ge-dump memory --model X.om [--svg FILE] ---
 int MemoryMain(const CompileFlags& flags, const std::string& svg) {
   auto options = flags.Options();
@@ -345,6 +419,7 @@ int main(int argc, char** argv) {
       "  ge-dump --list_passes                   # the pipeline: name, stage, switchable, fusion\n"
       "  ge-dump diff --model m.onnx [--track N] # nodes added/removed/changed per pass; one node's story\n"
       "  ge-dump bisect --model m.onnx --input x.npy --golden y.npy   # the first pass that breaks the result\n"
+      "  ge-dump precision --model m.onnx --input x.npy --write keep.txt  # the ops bf16 must leave in float32\n"
       "  ge-dump memory --model m.om --svg plan.svg                   # the memory plan, drawn and summed up\n"
       "  ge-dump compare A B                                          # two op dumps (ge-run --dump): first divergent op\n"
       "  ge-dump flops --model m.om [--json]                          # FLOPs per node, per op type, total GFLOP\n\n"
@@ -380,6 +455,27 @@ int main(int argc, char** argv) {
       bisect_flags);
   bisect->add_option("--input", input, "Input .npy files, comma-separated, one per model input")->required();
   bisect->add_option("--golden", golden, "Expected outputs .npy, comma-separated, one per model output")->required();
+
+  CompileFlags precision_flags;
+  PrecisionFlags pf;
+  CLI::App* precision = AddModelSubcommand(
+      app, "precision",
+      "For --precision_mode allow_mix_precision: the fewest ops to keep in float32 so that the output's cosine "
+      "similarity to the float32 result stays at or above --min_cosine. Measures every bf16-capable op (Conv, "
+      "MatMul, Gemm) alone in bf16, ranks them by lost cosine per FLOP, and binary-searches how many of the ranking "
+      "to keep; N + log2(N) + 2 compiles and runs. Writes ATC's --keep_dtype file (--write) for ge-atc. Needs a CPU "
+      "with native bf16. Exit 0 when the target is met, non-zero when it cannot be. docs/precision.md.",
+      precision_flags);
+  precision->add_option("--input", pf.input, "Input .npy files, comma-separated, one per model input")->required();
+  precision->add_option("--golden", pf.golden,
+                        "The float32 reference outputs .npy, comma-separated (default: the model compiled in float32 "
+                        "and run on --input)");
+  precision->add_option("--min_cosine", pf.min_cosine, "The cosine similarity to keep (default 0.999)")
+      ->check(CLI::Range(0.0, 1.0));
+  precision->add_option("--keep_dtype", pf.keep_dtype, "Ops already kept in float32 (ATC's file), kept throughout");
+  precision->add_option("--modify_mixlist", pf.modify_mixlist, "ATC's mix-list JSON, as ge-atc takes it");
+  precision->add_option("--write", pf.write, "Write the answer as a --keep_dtype file");
+  precision->add_flag("--json", pf.json, "Print the result as JSON (every candidate, its cost, whether it is kept)");
 
   CompileFlags memory_flags;
   std::string svg;
@@ -419,16 +515,18 @@ int main(int argc, char** argv) {
       flops_flags);
   flops->add_flag("--json", flops_json, "Print the counts as JSON (every node, per op type, the total)");
 
-  for (CLI::App* sub : {diff, bisect, memory, compare, flops}) ge::app::InstallOneLineErrors(*sub, kTool);
+  for (CLI::App* sub : {diff, bisect, precision, memory, compare, flops}) ge::app::InstallOneLineErrors(*sub, kTool);
   CLI11_PARSE(app, argc, argv);
 
   const CompileFlags& used = diff->parsed() ? diff_flags : bisect->parsed() ? bisect_flags
+                                                        : precision->parsed() ? precision_flags
                                                         : memory->parsed() ? memory_flags
                                                         : flops->parsed()  ? flops_flags
                                                                            : top;
   if (auto s = ge::app::SetupLogging(used.log); !s.ok()) return ge::app::Fail(kTool, s);
   if (diff->parsed()) return DiffMain(diff_flags, track);
   if (bisect->parsed()) return BisectMain(bisect_flags, input, golden);
+  if (precision->parsed()) return PrecisionMain(precision_flags, pf);
   if (memory->parsed()) return MemoryMain(memory_flags, svg);
   if (compare->parsed()) return CompareMain(dump_a, dump_b, thresholds, compare_json);
   if (flops->parsed()) return FlopsMain(flops_flags, flops_json);
@@ -438,6 +536,6 @@ int main(int argc, char** argv) {
   }
   if (top.model.empty())
     return ge::app::Fail(kTool, ge::InvalidArgument("--model is required (or --list_passes, or a subcommand: diff, "
-                                                    "bisect, memory, compare, flops; see --help)"));
+                                                    "bisect, precision, memory, compare, flops; see --help)"));
   return DumpMain(top, out, dot);
 }

@@ -34,18 +34,18 @@ Result<std::vector<std::string>> SwitchablePasses(const CompileOptions& base) {
   return out;
 }
 
-Result<BisectStep> CompileRunCompare(const CompileFn& compile, const CompileOptions& options, const BisectData& data) {
-  BisectStep step;
+Result<ExecutedModel> CompileAndExecute(const CompileFn& compile, const CompileOptions& options, const BisectData& data) {
+  ExecutedModel run;
   auto model = compile(options);
   if (!model.ok()) {
-    step.detail = "compile failed: " + model.status().message();
-    return step;
+    run.failure = "compile failed: " + model.status().message();
+    return run;
   }
   const Model& m = *model;
   if (m.inputs.size() != data.inputs.size())
     return InvalidArgument("--input: the model takes " + std::to_string(m.inputs.size()) + " inputs, " +
                            std::to_string(data.inputs.size()) + " given");
-  if (m.outputs.size() != data.goldens.size())
+  if (!data.goldens.empty() && m.outputs.size() != data.goldens.size())
     return InvalidArgument("--golden: the model has " + std::to_string(m.outputs.size()) + " outputs, " +
                            std::to_string(data.goldens.size()) + " given");
   for (size_t i = 0; i < m.inputs.size(); ++i)
@@ -55,25 +55,39 @@ Result<BisectStep> CompileRunCompare(const CompileFn& compile, const CompileOpti
                              m.inputs[i].desc.ToString());
   auto loaded = LoadModel(m, RunMode::kV2);
   if (!loaded.ok()) {
-    step.detail = "load failed: " + loaded.status().message();
-    return step;
+    run.failure = "load failed: " + loaded.status().message();
+    return run;
   }
   std::vector<const void*> in;
   for (const NpyArray& a : data.inputs) in.push_back(a.bytes.data());
-  std::vector<std::vector<uint8_t>> out_data;
   std::vector<void*> out;
   for (const IoDesc& io : (*loaded)->outputs()) {
-    out_data.emplace_back(static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)));
-    out.push_back(out_data.back().data());
+    run.data.emplace_back(static_cast<size_t>(std::max<int64_t>(io.desc.Bytes(), 1)));
+    out.push_back(run.data.back().data());
   }
   if (Status s = (*loaded)->Execute(in, out); !s.ok()) {
-    step.detail = "run failed: " + s.message();
+    run.failure = "run failed: " + s.message();
+    run.data.clear();
+    return run;
+  }
+  run.outputs = (*loaded)->outputs();
+  return run;
+}
+
+Result<BisectStep> CompileRunCompare(const CompileFn& compile, const CompileOptions& options, const BisectData& data) {
+  BisectStep step;
+  GE_ASSIGN_OR_RETURN(ExecutedModel run, CompileAndExecute(compile, options, data));
+  if (!run.failure.empty()) {
+    step.detail = run.failure;
     return step;
   }
+  if (data.goldens.size() != run.outputs.size())
+    return InvalidArgument("--golden: the model has " + std::to_string(run.outputs.size()) + " outputs, " +
+                           std::to_string(data.goldens.size()) + " given");
   step.match = true;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const IoDesc& io = (*loaded)->outputs()[i];
-    CompareResult r = CompareTensors(io.desc, out[i], data.goldens[i]);
+  for (size_t i = 0; i < run.outputs.size(); ++i) {
+    const IoDesc& io = run.outputs[i];
+    CompareResult r = CompareTensors(io.desc, run.data[i].data(), data.goldens[i]);
     char buf[160];
     std::snprintf(buf, sizeof(buf), "output %zu (%s): max abs diff %.3g, cosine %.7f%s", i, io.name.c_str(),
                   r.max_abs_diff, r.cosine, r.pass ? "" : " FAIL");

@@ -95,5 +95,49 @@ TEST_F(AtcPrecision, KeepDtypeAndMixListFilesAreAccepted) {
   EXPECT_EQ(j["compare"], "PASS") << j.dump();
 }
 
+// ge-dump precision: the search's --keep_dtype file, given to ge-atc, makes a
+// model that meets the cosine it was searched for. A target just short of 1
+// forces the search to keep ops in float32.
+TEST_F(AtcPrecision, DumpPrecisionWritesAKeepDtypeFileThatMeetsItsTarget) {
+  if (!CpuHasBf16()) GTEST_SKIP() << "this CPU has no native bf16 (AVX512-BF16 or AMX)";
+  const std::vector<std::string> base = {"precision", "--model", kTinyOnnx, "--input", kTinyInput,
+                                         "--golden", kTinyGolden, "--min_cosine", "0.9999999"};
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--write", Path("keep.txt")});
+  ToolResult r = Run("ge-dump", args);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("every op in bf16: cosine"), std::string::npos) << r.Describe();
+  EXPECT_NE(r.out.find("met"), std::string::npos) << r.Describe();
+  EXPECT_NE(r.err.find("alone"), std::string::npos) << "progress of the per-op runs\n" << r.Describe();
+  const std::string keep = ReadFileBytes(Path("keep.txt"));
+  EXPECT_NE(keep.find("OpName::"), std::string::npos) << keep;
+  ASSERT_EQ(Convert({"--precision_mode", "allow_mix_precision", "--keep_dtype", Path("keep.txt")}, "kept").exit_code, 0);
+  nlohmann::json j = RunJson("kept.om", {"--min_cosine", "0.9999999"});
+  EXPECT_EQ(j["compare"], "PASS") << j.dump();
+
+  args = base;
+  args.push_back("--json");
+  ToolResult rj = Run("ge-dump", args);
+  ASSERT_EQ(rj.exit_code, 0) << rj.Describe();
+  auto out = nlohmann::json::parse(rj.out, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << rj.Describe();
+  EXPECT_TRUE(out["met"].get<bool>());
+  EXPECT_GT(out["kept"].get<int>(), 0);
+  EXPECT_FALSE(out["candidates"].empty());
+}
+
+TEST_F(AtcPrecision, DumpPrecisionBadInputIsOneErrorLine) {
+  ExpectOneErrorLine(Run("ge-dump", {"precision", "--model", kTinyOnnx, "--input", kTinyInput, "--min_cosine", "2"}),
+                     "ge-dump", {"--min_cosine"});
+  ExpectOneErrorLine(Run("ge-dump", {"precision", "--model", kTinyOnnx, "--input", Path("missing.npy")}), "ge-dump",
+                     {"--input", "missing.npy"});
+  ASSERT_EQ(Convert({}, "f32").exit_code, 0);
+  ExpectOneErrorLine(Run("ge-dump", {"precision", "--model", Path("f32.om"), "--input", kTinyInput}), "ge-dump",
+                     {"f32.om", "compiled already"});
+  if (!CpuHasBf16())
+    ExpectOneErrorLine(Run("ge-dump", {"precision", "--model", kTinyOnnx, "--input", kTinyInput}), "ge-dump",
+                       {"allow_mix_precision", "bfloat16"});
+}
+
 }  // namespace
 }  // namespace ge::test

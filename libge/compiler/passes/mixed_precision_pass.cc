@@ -188,6 +188,15 @@ Status RunMixedPrecision(Graph& g, const PassContext& ctx) {
 
 }  // namespace
 
+std::set<std::string> MixedPrecisionWhiteList(const Precision& p) {
+  std::set<std::string> out;
+  for (const std::string& t : DefaultWhite())
+    if (!p.white_remove.count(t) && !p.black_add.count(t)) out.insert(t);
+  for (const std::string& t : p.white_add)
+    if (!p.black_add.count(t)) out.insert(t);
+  return out;
+}
+
 Pass MixedPrecisionPass() { return Pass{"mixed_precision", "precision", RunMixedPrecision}; }
 
 }  // namespace ge

@@ -133,6 +133,9 @@ struct CompileOptions {
 // Errors name the file and the entry.
 Status ReadMixList(const std::string& path, CompileOptions::Precision* p);
 Status ReadKeepDtype(const std::string& path, CompileOptions::Precision* p);
+// The op types a mixed precision mode computes in bf16 under p: the white
+// list after --modify_mixlist (--keep_dtype's nodes and types aside).
+std::set<std::string> MixedPrecisionWhiteList(const CompileOptions::Precision& p);
 
 Result<Model> Compile(std::unique_ptr<Graph> graph, const CompileOptions& options);
 

@@ -52,6 +52,17 @@ struct BisectResult {
 // inserts them, minus base.disabled_passes (they stay off in every step).
 Result<std::vector<std::string>> SwitchablePasses(const CompileOptions& base);
 
+// Compiles with `options`, loads it in v2 mode and runs it once on data's
+// inputs. A model that does not take data's inputs or has another number of
+// outputs than data.goldens (when any are given) is an error; a compile,
+// load or run failure is not: `failure` says what failed and outputs are empty.
+struct ExecutedModel {
+  std::string failure;
+  std::vector<IoDesc> outputs;
+  std::vector<std::vector<uint8_t>> data;  // one per output
+};
+Result<ExecutedModel> CompileAndExecute(const CompileFn& compile, const CompileOptions& options, const BisectData& data);
+
 // Compiles with `options`, runs v2 and compares. A model that does not take
 // data's inputs or has another number of outputs is an error; a compile or
 // run failure is a mismatch (detail says why).
