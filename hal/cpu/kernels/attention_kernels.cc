@@ -2,6 +2,9 @@
 //   1. matmul scores = scale * Q' x K' (+ mask as a binary add post-op)
 //   2. softmax over the last axis of the scores, in place
 //   3. matmul out' = scores x V'
+// In bf16 (Q, K, V bf16; --precision_mode allow_mix_precision) the scores
+// stay f32 and the softmax computes in f32, writing its probabilities in
+// bf16 for the second matmul; the output is bf16 or f32, as the spec says.
 // Q', K', V' and out' are strided views of the given tensors (their perms),
 // so the Transposes the compiler folded cost nothing. The scores
 // [batch..., Sq, Sk] live in a buffer the kernel owns (the HAL has no
@@ -42,30 +45,31 @@ Result<dims> Perm(const KernelSpec& spec, const char* attr, size_t rank) {
 }
 
 // Transpose(x, perm) as a view of x: logical dims with x's strides.
-md ReadView(const dims& x, const dims& perm) {
+md ReadView(const dims& x, const dims& perm, dnnl::memory::data_type t) {
   const dims s = loop::Strides(x);
   dims ld, ls;
   for (int64_t p : perm) {
     ld.push_back(x[p]);
     ls.push_back(s[p]);
   }
-  return md(ToDims(ld), dnnl::memory::data_type::f32, ToDims(ls));
+  return md(ToDims(ld), t, ToDims(ls));
 }
 
 // The logical result stored as y = Transpose(result, perm): logical axis
 // perm[j] advances by y's stride j.
-md WriteView(const dims& y, const dims& perm) {
+md WriteView(const dims& y, const dims& perm, dnnl::memory::data_type t) {
   const dims s = loop::Strides(y);
   dims ld(y.size()), ls(y.size());
   for (size_t j = 0; j < perm.size(); ++j) {
     ld[perm[j]] = y[j];
     ls[perm[j]] = s[j];
   }
-  return md(ToDims(ld), dnnl::memory::data_type::f32, ToDims(ls));
+  return md(ToDims(ld), t, ToDims(ls));
 }
 
 struct AttentionPlan {
   md q, k, v, out, scores;
+  md probs;  // the softmax's output: the scores in place (f32), or a bf16 buffer
   dims score_dims;
   dims mask_dims;  // rank-aligned to the scores (broadcast dims 1); empty: no mask
   float scale = 1.0f;
@@ -75,7 +79,13 @@ Result<AttentionPlan> PlanAttention(const KernelSpec& spec) {
   const size_t n_in = spec.inputs.size();
   if (n_in < 3 || n_in > 4) return InvalidArgument("FusedAttention takes Q, K, V and an optional mask");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "FusedAttention has one output"));
-  GE_RETURN_IF_ERROR(RequireStaticF32(spec));
+  GE_RETURN_IF_ERROR(RequireStaticFloat(spec));
+  const DataType qkv = spec.inputs[0].dtype;
+  if (spec.inputs[1].dtype != qkv || spec.inputs[2].dtype != qkv)
+    return Unsupported("FusedAttention: Q, K and V of different types");
+  if (n_in == 4 && spec.inputs[3].present() && spec.inputs[3].dtype != DataType::kFloat32)
+    return Unsupported("FusedAttention: a mask that is not f32");
+  const dnnl::memory::data_type in_t = ToDnnl(qkv), out_t = ToDnnl(spec.outputs[0].dtype);
   const dims &q = spec.inputs[0].dims, &k = spec.inputs[1].dims, &v = spec.inputs[2].dims;
   const size_t r = q.size();
   if (r < 2 || k.size() != r || v.size() != r || spec.outputs[0].dims.size() != r)
@@ -87,10 +97,10 @@ Result<AttentionPlan> PlanAttention(const KernelSpec& spec) {
   GE_ASSIGN_OR_RETURN(dims kp, Perm(spec, "k_perm", r));
   GE_ASSIGN_OR_RETURN(dims vp, Perm(spec, "v_perm", r));
   GE_ASSIGN_OR_RETURN(dims op, Perm(spec, "out_perm", r));
-  p.q = ReadView(q, qp);
-  p.k = ReadView(k, kp);
-  p.v = ReadView(v, vp);
-  p.out = WriteView(spec.outputs[0].dims, op);
+  p.q = ReadView(q, qp, in_t);
+  p.k = ReadView(k, kp, in_t);
+  p.v = ReadView(v, vp, in_t);
+  p.out = WriteView(spec.outputs[0].dims, op, out_t);
   const auto ql = p.q.dims(), kl = p.k.dims(), vl = p.v.dims(), ol = p.out.dims();
   bool ok = ql[r - 1] == kl[r - 2] && kl[r - 1] == vl[r - 2] && ol[r - 2] == ql[r - 2] && ol[r - 1] == vl[r - 1];
   for (size_t i = 0; ok && i + 2 < r; ++i) ok = ql[i] == kl[i] && ql[i] == vl[i] && ql[i] == ol[i];
@@ -101,6 +111,7 @@ Result<AttentionPlan> PlanAttention(const KernelSpec& spec) {
   p.score_dims = dims(ql.begin(), ql.end() - 1);
   p.score_dims.push_back(kl[r - 1]);
   p.scores = PlainDesc(p.score_dims);
+  p.probs = PlainDesc(p.score_dims, in_t);
   p.scale = spec.attrs.GetFloat("scale", 1.0f);
   if (n_in == 4 && spec.inputs[3].present()) {
     const dims& m = spec.inputs[3].dims;
@@ -151,9 +162,9 @@ Result<AttentionPds> MakePds(const AttentionPlan& p) {
   const int axis = static_cast<int>(p.score_dims.size()) - 1;
   pds.softmax = dnnl::softmax_v2_forward::primitive_desc(
       dnnl::softmax_v2_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_accurate, p.scores,
-                                     p.scores, axis),
+                                     p.probs, axis),
       ScratchpadAttr(), Engine());
-  pds.pv = dnnl::matmul::primitive_desc(dnnl::matmul::desc(p.scores, p.v, p.out), ScratchpadAttr(), Engine());
+  pds.pv = dnnl::matmul::primitive_desc(dnnl::matmul::desc(p.probs, p.v, p.out), ScratchpadAttr(), Engine());
   for (const dnnl::primitive_desc_base* pd : {static_cast<const dnnl::primitive_desc_base*>(&pds.qk),
                                               static_cast<const dnnl::primitive_desc_base*>(&pds.softmax),
                                               static_cast<const dnnl::primitive_desc_base*>(&pds.pv)})
@@ -174,6 +185,7 @@ class AttentionKernel final : public DnnlKernel {
     v_ = UserMemory(p.v);
     out_ = UserMemory(p.out);
     scores_ = dnnl::memory(p.scores, Engine());  // the kernel's own scratch
+    probs_ = p.probs == p.scores ? scores_ : dnnl::memory(p.probs, Engine());
     std::vector<std::pair<int, dnnl::memory>> qk_args = {
         {DNNL_ARG_SRC, q_}, {DNNL_ARG_WEIGHTS, k_}, {DNNL_ARG_DST, scores_}};
     if (!p.mask_dims.empty()) {
@@ -192,10 +204,10 @@ class AttentionKernel final : public DnnlKernel {
     }
     steps_.emplace_back(dnnl::matmul(pds.qk), pds.qk, std::move(qk_args));
     steps_.emplace_back(dnnl::softmax_v2_forward(pds.softmax), pds.softmax,
-                        std::vector<std::pair<int, dnnl::memory>>{{DNNL_ARG_SRC, scores_}, {DNNL_ARG_DST, scores_}});
+                        std::vector<std::pair<int, dnnl::memory>>{{DNNL_ARG_SRC, scores_}, {DNNL_ARG_DST, probs_}});
     steps_.emplace_back(dnnl::matmul(pds.pv), pds.pv,
                         std::vector<std::pair<int, dnnl::memory>>{
-                            {DNNL_ARG_SRC, scores_}, {DNNL_ARG_WEIGHTS, v_}, {DNNL_ARG_DST, out_}});
+                            {DNNL_ARG_SRC, probs_}, {DNNL_ARG_WEIGHTS, v_}, {DNNL_ARG_DST, out_}});
     LogImpl(spec, "attention q x k", pds.qk, pds.expand_mask ? "mask:expanded" : "");
     LogImpl(spec, "attention softmax", pds.softmax);
     LogImpl(spec, "attention p x v", pds.pv);
@@ -218,7 +230,7 @@ class AttentionKernel final : public DnnlKernel {
     loop::StridedCopy(expand_, static_cast<const uint32_t*>(mask), static_cast<uint32_t*>(mask_.get_data_handle()));
   }
 
-  dnnl::memory q_, k_, v_, out_, scores_, mask_;
+  dnnl::memory q_, k_, v_, out_, scores_, probs_, mask_;
   loop::RowPlan<1> expand_;  // mask -> the full scores shape, when expand_mask
   bool bind_mask_ = false, expand_per_run_ = false;
   std::vector<Step> steps_;

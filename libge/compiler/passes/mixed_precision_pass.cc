@@ -29,7 +29,7 @@ namespace {
 using Precision = CompileOptions::Precision;
 
 const std::set<std::string>& DefaultWhite() {
-  static const std::set<std::string> s = {"Conv", "MatMul", "Gemm", "FusedMatMul"};
+  static const std::set<std::string> s = {"Conv", "MatMul", "Gemm", "FusedMatMul", "FusedAttention"};
   return s;
 }
 
@@ -38,7 +38,8 @@ const std::set<std::string>& DefaultWhite() {
 const std::set<std::string>& DefaultGray() {
   static const std::set<std::string> s = {"MaxPool",   "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
                                           "Flatten",   "Reshape",     "Squeeze",           "Unsqueeze",
-                                          "Identity",  "Transpose",   "Concat",            "Relu"};
+                                          "Identity",  "Transpose",   "Concat",            "Relu",
+                                          "Slice"};
   return s;
 }
 
@@ -62,6 +63,7 @@ bool TakesBf16(const Node& n, size_t i, List list) {
   if (list != List::kWhite) return true;
   if (i == 0) return true;
   if (n.type() == "Conv") return i == 3;
+  if (n.type() == "FusedAttention") return i < 3;  // Q, K, V; the mask stays f32
   return i == 1 && !fusion::ConstInput(n, 1);
 }
 

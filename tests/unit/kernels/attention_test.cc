@@ -4,6 +4,8 @@
 // or transposed, batch*heads > 1.
 #include <cmath>
 
+#include "ge_base/bfloat16.h"
+#include "hal/device.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -117,6 +119,56 @@ void Check(const Case& c) {
   const auto got = (*out)[0].as<float>();
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::abs(want[i]))) << "at " << i;
+}
+
+std::vector<float> RoundToBf16(std::vector<float> v) {
+  for (float& x : v) x = BFloat16ToFloat(FloatToBFloat16(x));
+  return v;
+}
+
+HostTensor Bf16Of(const dims& d, const std::vector<float>& v) {
+  std::vector<uint16_t> bits(v.size());
+  for (size_t i = 0; i < v.size(); ++i) bits[i] = FloatToBFloat16(v[i]);
+  return HostTensor::Of(DataType::kBFloat16, d, bits);
+}
+
+// bf16 Q, K, V (allow_mix_precision): against the reference on the same
+// rounded operands, the only errors left are the probabilities rounded to
+// bf16 for the second matmul and, for a bf16 output, the output's rounding.
+TEST(FusedAttentionKernel, Bf16OperandsWithF32Scores) {
+  auto dev = hal::GetDevice("");
+  if (!dev.ok() || !(*dev)->capabilities().bf16) GTEST_SKIP() << "this CPU has no native bf16 (AVX512-BF16 or AMX)";
+  Case c;
+  c.q = c.k = c.v = {2, 6, 3, 8};
+  c.q_perm = c.v_perm = c.out_perm = {0, 2, 1, 3};
+  c.k_perm = {0, 2, 3, 1};
+  c.scale = 1.0f / std::sqrt(8.0f);
+  c.mask = {6, 6};
+  const auto q = RoundToBf16(Random(Count(c.q), 1)), k = RoundToBf16(Random(Count(c.k), 2)),
+             v = RoundToBf16(Random(Count(c.v), 3));
+  const auto mask = Random(Count(c.mask), 4, -3.f, 1.f);
+  dims out_dims;
+  const auto want = Reference(c, q, k, v, mask, &out_dims);
+  for (DataType out_t : {DataType::kFloat32, DataType::kBFloat16}) {
+    SCOPED_TRACE(out_t == DataType::kFloat32 ? "f32 output" : "bf16 output");
+    auto out = RunKernel("FusedAttention", AttrsOf(c),
+                         {Bf16Of(c.q, q), Bf16Of(c.k, k), Bf16Of(c.v, v), HostTensor::F32(c.mask, mask)},
+                         {hal::TensorInfo{out_t, out_dims}});
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    std::vector<float> got;
+    if (out_t == DataType::kFloat32) {
+      got = (*out)[0].as<float>();
+    } else {
+      for (uint16_t b : (*out)[0].as<uint16_t>()) got.push_back(BFloat16ToFloat(b));
+    }
+    ASSERT_EQ(got.size(), want.size());
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_NEAR(got[i], want[i], 1e-2 * (1 + std::abs(want[i]))) << "at " << i;
+      worst = std::max(worst, std::abs(got[i] - want[i]));
+    }
+    EXPECT_GT(worst, 0.0) << "bf16 probabilities cannot reproduce the double reference exactly";
+  }
 }
 
 // Plain [G, S, D] operands; K as K^T [G, D, Sk] (identity perm) or as

@@ -111,6 +111,38 @@ TEST(MixedPrecision, KeepDtypeAndTheMixListPinNodesToF32) {
     if (n->type() == "Gemm") EXPECT_EQ(PrecisionOf(n), "f32");
 }
 
+// Attention: the projections' bf16 results reach FusedAttention through a
+// Slice and Reshapes (gray), so Q, K and V are read as bf16 with no Cast;
+// the mask stays f32.
+TEST(MixedPrecision, AttentionReadsItsProjectionsInBf16AndTheMaskInF32) {
+  SKIP_WITHOUT_BF16();
+  Tiny t;
+  t.options = Mixed();
+  Node* x = t.Data("x", F32({8, 16}));
+  Node* qkv = t.Op("MatMul", "qkv", {x, t.Const("w", F32s({16, 48}, Pseudo(16 * 48, 0.03f, -0.2f)))});
+  auto slice = [&](int i) {
+    Node* s = t.Op("Slice", "slice" + std::to_string(i),
+                   {qkv, t.Const("b" + std::to_string(i), test::I64s({16 * i})),
+                    t.Const("e" + std::to_string(i), test::I64s({16 * (i + 1)})),
+                    t.Const("a" + std::to_string(i), test::I64s({1}))});
+    return t.Op("Reshape", "reshape" + std::to_string(i), {s, t.Const("shape" + std::to_string(i), test::I64s({8, 2, 8}))});
+  };
+  Node* q = slice(0);
+  Node* k = slice(1);
+  Node* v = slice(2);
+  Node* attn = t.Op("FusedAttention", "attn", {q, k, v, t.Data("mask", F32({8, 8}))},
+                    {{"q_perm", std::vector<int64_t>{1, 0, 2}}, {"k_perm", std::vector<int64_t>{1, 2, 0}},
+                     {"v_perm", std::vector<int64_t>{1, 0, 2}}, {"out_perm", std::vector<int64_t>{1, 0, 2}},
+                     {"scale", 0.35f}});
+  t.Output({attn});
+  ASSERT_TRUE(t.RunPass(MixedPrecisionPass()).ok());
+  EXPECT_EQ(PrecisionOf(attn), "bf16_f32_out");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(attn->SourceDesc(i)->dtype, DataType::kBFloat16) << "input " << i;
+  EXPECT_EQ(attn->SourceDesc(3)->dtype, DataType::kFloat32);
+  EXPECT_EQ(attn->output_desc(0).dtype, DataType::kFloat32);
+  EXPECT_EQ(t.Count("Cast"), 1);  // x into the projection only
+}
+
 TEST(MixedPrecision, Fp32ModeChangesNothing) {
   Tiny t;
   Build(t);
