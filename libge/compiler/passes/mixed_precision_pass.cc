@@ -126,17 +126,26 @@ Status RunMixedPrecision(Graph& g, const PassContext& ctx) {
     if (fusion::Supported(ctx, SpecOf(*n, d))) bf[n] = d;
   }
 
-  // 2. Output types: a bf16 node writes f32 when no consumer reads bf16 and
-  //    its kernel can (white ops convert on the way out).
   auto reads_bf16 = [&](const Endpoint& use) {
     auto it = bf.find(use.node);
     return it != bf.end() && it->second.in[use.index];
   };
-  for (auto& [n, d] : bf) {
-    bool any = false;
+  auto any_reads_bf16 = [&](const Node* n) {
     for (size_t o = 0; o < n->num_outputs(); ++o)
-      for (const Endpoint& use : n->OutputConsumers(o)) any |= reads_bf16(use);
-    if (any) continue;
+      for (const Endpoint& use : n->OutputConsumers(o))
+        if (reads_bf16(use)) return true;
+    return false;
+  };
+  // 1b. A gray op only moves values: when nothing after it reads bf16, it
+  //     stays f32 and the conversion moves up to its producer (a white op
+  //     writes f32 for free), instead of a Cast after it. Consumers first.
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    if (bf.count(*it) && Classify(**it, p) == List::kGray && !any_reads_bf16(*it)) bf.erase(*it);
+
+  // 2. Output types: a bf16 node writes f32 when no consumer reads bf16 and
+  //    its kernel can (white ops convert on the way out).
+  for (auto& [n, d] : bf) {
+    if (any_reads_bf16(n)) continue;
     Decision f32_out = d;
     f32_out.out_bf16 = false;
     if (fusion::Supported(ctx, SpecOf(*n, f32_out))) d.out_bf16 = false;

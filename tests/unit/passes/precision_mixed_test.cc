@@ -143,6 +143,25 @@ TEST(MixedPrecision, AttentionReadsItsProjectionsInBf16AndTheMaskInF32) {
   EXPECT_EQ(t.Count("Cast"), 1);  // x into the projection only
 }
 
+// A gray op with no bf16 reader after it stays f32: the conv writes f32
+// (free) instead of bf16 and a Cast after the pool.
+TEST(MixedPrecision, AGrayOpThatFeedsOnlyF32StaysF32) {
+  SKIP_WITHOUT_BF16();
+  Tiny t;
+  t.options = Mixed();
+  Node* x = t.Data("x", F32({1, 16, 8, 8}));
+  Node* conv = t.Op("Conv", "conv", {x, t.Const("w", F32s({16, 16, 3, 3}, Pseudo(16 * 16 * 9, 0.02f, -0.1f)))},
+                    {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  Node* pool = t.Op("MaxPool", "pool", {conv}, {{"kernel_shape", std::vector<int64_t>{2, 2}},
+                                                {"strides", std::vector<int64_t>{2, 2}}});
+  t.Output({t.Op("Softmax", "softmax", {pool})});
+  ASSERT_TRUE(t.RunPass(MixedPrecisionPass()).ok());
+  EXPECT_EQ(PrecisionOf(conv), "bf16_f32_out");
+  EXPECT_EQ(PrecisionOf(pool), "f32");
+  EXPECT_EQ(pool->output_desc(0).dtype, DataType::kFloat32);
+  EXPECT_EQ(t.Count("Cast"), 1);  // the model input into the conv
+}
+
 TEST(MixedPrecision, Fp32ModeChangesNothing) {
   Tiny t;
   Build(t);
