@@ -110,5 +110,21 @@ TEST_F(BenchVsOrt, AMissingToolExitsTwoAndHelpExplains) {
     EXPECT_NE(help.out.find(s), std::string::npos) << s;
 }
 
+// scripts/bench_bf16.sh on the tiny model: the precision search, three
+// builds and a table row (no onnxruntime needed). On a CPU without native
+// bf16 it says so and exits 0.
+TEST_F(BenchVsOrt, Bf16ScriptSearchesBuildsAndPrintsARow) {
+  const std::string script = ShellQuote(std::string(GE_SOURCE_DIR) + "/scripts/bench_bf16.sh");
+  ToolResult r = Shell(Env() + "MODELS=tiny_cnn OUT_DIR=" + ShellQuote(Path("out")) + " " + script);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  if (r.out.find("no native bf16") != std::string::npos) GTEST_SKIP() << r.out;
+  EXPECT_NE(r.out.find("| tiny_cnn | "), std::string::npos) << r.Describe();
+  EXPECT_TRUE(fs::exists(Path("out/bf16/tiny_cnn.keep.txt")));
+  EXPECT_TRUE(fs::exists(Path("out/bf16/tiny_cnn_keep.om")));
+  ToolResult bad = Shell(Env() + script + " --bogus");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("unknown argument --bogus"), std::string::npos) << bad.Describe();
+}
+
 }  // namespace
 }  // namespace ge::test
