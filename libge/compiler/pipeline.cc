@@ -55,6 +55,10 @@ PassManager BuildPipeline() {
   // and a constant mask of [Sk] values as a MatMul + bias.
   pm.Add(InSubgraphsToo(AttentionFusionPass()));
   pm.Add(InSubgraphsToo(MatMulAddToGemmPass()));
+  // After the BN folds (the convs' weights are constants, and a Conv -> BN
+  // split in k would no longer fold) and right before conv_post_ops, which
+  // fuses its Adds into the partial convs as sum post-ops.
+  pm.Add(InSubgraphsToo(ConcatConvSplitPass()));
   pm.Add(InSubgraphsToo(ConvPostOpsPass()));
   pm.Add(InSubgraphsToo(GemmPostOpsPass()));
 
