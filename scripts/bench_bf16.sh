@@ -45,6 +45,21 @@ run_json() {  # om input golden -> "p50 cosine"
     "$PY" -c 'import json,sys; r=json.load(sys.stdin); print(r["latency_ms"]["p50"], min(o["cosine"] for o in r["outputs"]))'
 }
 
+# stdin: "build p50 cosine" lines; prints the model's table row (medians of p50, the last cosine).
+SUMMARISE='
+import sys, statistics as st
+name, kept = sys.argv[1], sys.argv[2]
+p, c = {}, {}
+for line in sys.stdin:
+    b, p50, cos = line.split()
+    p.setdefault(b, []).append(float(p50))
+    c[b] = float(cos)
+m = {b: st.median(v) for b, v in p.items()}
+f, b, k = m["fp32"], m["bf16"], m["keep"]
+cb, ck = c["bf16"], c["keep"]
+print(f"| {name} | {f:.2f} | {b:.2f} | {k:.2f} | {f / b:.2f}x | {cb:.6f} | {f / k:.2f}x | {ck:.6f} | {kept} |")
+'
+
 echo "| model | fp32 p50 ms | bf16 p50 ms | bf16 + keep p50 ms | bf16 speed-up | cosine | bf16 + keep speed-up | cosine | kept in f32 |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for name in $MODELS; do
@@ -66,17 +81,7 @@ for name in $MODELS; do
       rows+=("$b $(run_json "$W/${name}_$b.om" "$x" "$y")") || die "ge-run failed on ${name}_$b"
     done
   done
-  printf '%s\n' "${rows[@]}" | "$PY" -c '
-import sys, statistics as st
-name, kept = sys.argv[1], sys.argv[2]
-p, c = {}, {}
-for line in sys.stdin:
-    b, p50, cos = line.split()
-    p.setdefault(b, []).append(float(p50)); c[b] = float(cos)
-m = {b: st.median(v) for b, v in p.items()}
-print(f"| {name} | {m['"'"'fp32'"'"']:.2f} | {m['"'"'bf16'"'"']:.2f} | {m['"'"'keep'"'"']:.2f} | "
-      f"{m['"'"'fp32'"'"']/m['"'"'bf16'"'"']:.2f}x | {c['"'"'bf16'"'"']:.6f} | {m['"'"'fp32'"'"']/m['"'"'keep'"'"']:.2f}x | "
-      f"{c['"'"'keep'"'"']:.6f} | {kept} |")' "$name" "$kept" || die "cannot summarise $name"
+  printf '%s\n' "${rows[@]}" | "$PY" -c "$SUMMARISE" "$name" "$kept" || die "cannot summarise $name"
 done
 echo "min cosine searched for: $MIN_COSINE; medians of $ROUNDS rounds of $RUNS runs; files in $W"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

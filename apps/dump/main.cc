@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <tuple>
 
 #include "common/app_common.h"
 #include "common/text_model.h"
@@ -228,6 +229,18 @@ int DiffMain(const CompileFlags& flags, const std::string& track) {
   return 0;
 }
 
+// --input and --golden: comma-separated .npy files (either list may be empty).
+ge::Result<ge::tools::BisectData> ReadBisectData(const std::string& input, const std::string& golden) {
+  ge::tools::BisectData data;
+  for (auto [list, flag, into] : {std::tuple{&input, "--input", &data.inputs}, {&golden, "--golden", &data.goldens}})
+    for (const auto& f : ge::app::SplitList(*list, ',')) {
+      auto a = ge::ReadNpy(f);
+      if (!a.ok()) return a.status().Annotated(flag);
+      into->push_back(std::move(a).value());
+    }
+  return data;
+}
+
 // --- ge-dump bisect --model M --input x.npy --golden y.npy ---
 int BisectMain(const CompileFlags& flags, const std::string& input, const std::string& golden) {
   if (IsOm(flags.model))
@@ -235,23 +248,14 @@ int BisectMain(const CompileFlags& flags, const std::string& input, const std::s
                                                     " is compiled already; give the source model (.onnx, .pb)"));
   auto options = flags.Options();
   if (!options.ok()) return ge::app::Fail(kTool, options.status());
-  ge::tools::BisectData data;
-  for (const auto& f : ge::app::SplitList(input, ',')) {
-    auto a = ge::ReadNpy(f);
-    if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--input"));
-    data.inputs.push_back(std::move(a).value());
-  }
-  for (const auto& f : ge::app::SplitList(golden, ',')) {
-    auto a = ge::ReadNpy(f);
-    if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--golden"));
-    data.goldens.push_back(std::move(a).value());
-  }
+  auto data = ReadBisectData(input, golden);
+  if (!data.ok()) return ge::app::Fail(kTool, data.status());
   auto passes = ge::tools::SwitchablePasses(*options);
   if (!passes.ok()) return ge::app::Fail(kTool, passes.status());
   std::printf("bisecting %zu switchable passes of %s\n", passes->size(), flags.model.c_str());
   std::fflush(stdout);
   const ge::tools::CompileFn compile = [&](const ge::CompileOptions& o) { return flags.Load(o); };
-  auto r = ge::tools::Bisect(compile, *options, data, [&](const ge::tools::BisectStep& s) {
+  auto r = ge::tools::Bisect(compile, *options, *data, [&](const ge::tools::BisectStep& s) {
     if (!s.variant.empty())
       std::printf("step %d: every pass off, %s: %s (%s)\n", s.step, s.variant.c_str(), s.match ? "match" : "MISMATCH",
                   s.detail.c_str());
@@ -303,22 +307,13 @@ int PrecisionMain(const CompileFlags& flags, const PrecisionFlags& pf) {
   if (!pf.modify_mixlist.empty())
     if (auto s = ge::ReadMixList(pf.modify_mixlist, &options->precision); !s.ok())
       return ge::app::Fail(kTool, s.Annotated("--modify_mixlist"));
-  ge::tools::BisectData data;
-  for (const auto& f : ge::app::SplitList(pf.input, ',')) {
-    auto a = ge::ReadNpy(f);
-    if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--input"));
-    data.inputs.push_back(std::move(a).value());
-  }
-  for (const auto& f : ge::app::SplitList(pf.golden, ',')) {
-    auto a = ge::ReadNpy(f);
-    if (!a.ok()) return ge::app::Fail(kTool, a.status().Annotated("--golden"));
-    data.goldens.push_back(std::move(a).value());
-  }
+  auto data = ReadBisectData(pf.input, pf.golden);
+  if (!data.ok()) return ge::app::Fail(kTool, data.status());
   // Progress on stderr, so stdout stays the result (JSON with --json).
   std::fprintf(stderr, "precision search on %s: target cosine %.6f against %s\n", flags.model.c_str(), pf.min_cosine,
                pf.golden.empty() ? "ge's float32 result" : pf.golden.c_str());
   const ge::tools::CompileFn compile = [&](const ge::CompileOptions& o) { return flags.Load(o); };
-  auto r = ge::tools::SearchKeepDtype(compile, *options, std::move(data), pf.min_cosine,
+  auto r = ge::tools::SearchKeepDtype(compile, *options, std::move(*data), pf.min_cosine,
                                       [](const ge::tools::PrecisionSearchStep& s) {
                                         std::fprintf(stderr, "  %-9s [%zu/%zu] %-48s cosine %.7f\n", s.phase.c_str(),
                                                      s.index, s.total, s.what.c_str(), s.cosine);
@@ -463,7 +458,7 @@ int main(int argc, char** argv) {
       "For --precision_mode allow_mix_precision: the fewest ops to keep in float32 so that the output's cosine "
       "similarity to the float32 result stays at or above --min_cosine. Measures every bf16-capable op (Conv, "
       "MatMul, Gemm) alone in bf16, ranks them by lost cosine per FLOP, and binary-searches how many of the ranking "
-      "to keep; N + log2(N) + 2 compiles and runs. Writes ATC's --keep_dtype file (--write) for ge-atc. Needs a CPU "
+      "to keep; about N + log2(N) + 3 compiles and runs. Writes ATC's --keep_dtype file (--write) for ge-atc. Needs a CPU "
       "with native bf16. Exit 0 when the target is met, non-zero when it cannot be. docs/precision.md.",
       precision_flags);
   precision->add_option("--input", pf.input, "Input .npy files, comma-separated, one per model input")->required();

@@ -35,13 +35,17 @@ Result<std::vector<std::string>> SwitchablePasses(const CompileOptions& base) {
 }
 
 Result<ExecutedModel> CompileAndExecute(const CompileFn& compile, const CompileOptions& options, const BisectData& data) {
-  ExecutedModel run;
   auto model = compile(options);
   if (!model.ok()) {
+    ExecutedModel run;
     run.failure = "compile failed: " + model.status().message();
     return run;
   }
-  const Model& m = *model;
+  return ExecuteModel(*model, data);
+}
+
+Result<ExecutedModel> ExecuteModel(const Model& m, const BisectData& data) {
+  ExecutedModel run;
   if (m.inputs.size() != data.inputs.size())
     return InvalidArgument("--input: the model takes " + std::to_string(m.inputs.size()) + " inputs, " +
                            std::to_string(data.inputs.size()) + " given");

@@ -17,9 +17,7 @@ using Precision = CompileOptions::Precision;
 
 // The lowest cosine over the float outputs of one run against the reference
 // (a NaN or Inf anywhere counts as 0: as far from it as it gets).
-Result<double> RunCosine(const CompileFn& compile, const CompileOptions& o, const BisectData& data,
-                         const std::string& what) {
-  GE_ASSIGN_OR_RETURN(ExecutedModel run, CompileAndExecute(compile, o, data));
+Result<double> CosineOf(const ExecutedModel& run, const BisectData& data, const std::string& what) {
   if (!run.failure.empty()) return Internal(what + ": " + run.failure);
   double worst = 1;
   for (size_t i = 0; i < run.outputs.size(); ++i) {
@@ -33,6 +31,12 @@ Result<double> RunCosine(const CompileFn& compile, const CompileOptions& o, cons
   return worst;
 }
 
+Result<double> RunCosine(const CompileFn& compile, const CompileOptions& o, const BisectData& data,
+                         const std::string& what) {
+  GE_ASSIGN_OR_RETURN(ExecutedModel run, CompileAndExecute(compile, o, data));
+  return CosineOf(run, data, what);
+}
+
 // The reference: base compiled in float32, its outputs as goldens.
 Status Float32Reference(const CompileFn& compile, const CompileOptions& base, BisectData& data) {
   CompileOptions o = base;
@@ -44,9 +48,8 @@ Status Float32Reference(const CompileFn& compile, const CompileOptions& base, Bi
   return Status::Ok();
 }
 
-// The white-list ops the mixed compile put in bf16, with their FLOPs.
-Result<std::vector<PrecisionCandidate>> Candidates(const CompileFn& compile, const CompileOptions& base) {
-  GE_ASSIGN_OR_RETURN(Model m, compile(base));
+// The white-list ops the mixed compile `m` put in bf16, with their FLOPs.
+Result<std::vector<PrecisionCandidate>> Candidates(const Model& m, const CompileOptions& base) {
   const std::set<std::string> white = MixedPrecisionWhiteList(base.precision);
   std::map<std::string, int64_t> flops;
   for (const NodeFlops& f : CountGraphFlops(*m.graph)) flops[f.name] = f.flops.value_or(0);
@@ -87,9 +90,12 @@ Result<PrecisionSearchResult> SearchKeepDtype(const CompileFn& compile, const Co
   }
   PrecisionSearchResult r;
   r.target = target;
-  GE_ASSIGN_OR_RETURN(r.candidates, Candidates(compile, base));
+  // One compile of the mixed model gives both the candidates and the first cosine.
+  GE_ASSIGN_OR_RETURN(Model mixed, compile(base));
+  GE_ASSIGN_OR_RETURN(r.candidates, Candidates(mixed, base));
   std::vector<PrecisionCandidate>& cands = r.candidates;
-  GE_ASSIGN_OR_RETURN(r.all_bf16_cosine, RunCosine(compile, base, data, "every op in bf16"));
+  GE_ASSIGN_OR_RETURN(ExecutedModel all_bf16, ExecuteModel(mixed, data));
+  GE_ASSIGN_OR_RETURN(r.all_bf16_cosine, CosineOf(all_bf16, data, "every op in bf16"));
   report("all bf16", 1, 1, std::to_string(cands.size()) + " ops", r.all_bf16_cosine);
   r.final_cosine = r.all_bf16_cosine;
   r.met = r.all_bf16_cosine >= target;

@@ -62,6 +62,8 @@ struct ExecutedModel {
   std::vector<std::vector<uint8_t>> data;  // one per output
 };
 Result<ExecutedModel> CompileAndExecute(const CompileFn& compile, const CompileOptions& options, const BisectData& data);
+// The same for a model compiled already (a load or run failure is `failure`).
+Result<ExecutedModel> ExecuteModel(const Model& m, const BisectData& data);
 
 // Compiles with `options`, runs v2 and compares. A model that does not take
 // data's inputs or has another number of outputs is an error; a compile or

@@ -10,7 +10,8 @@
 // reference. Candidates are ranked by that cost per FLOP (keeping a cheap op
 // in float32 costs little speed), and a binary search finds the fewest of
 // the ranking to keep in float32 so that the rest, in bf16, meets the target.
-// N + log2(N) + 2 compiles and runs for N candidates.
+// For N candidates: the mixed model once, each candidate alone, and about
+// log2(N) + 1 prefixes; one more for the float32 reference without a golden.
 #pragma once
 
 #include <functional>
