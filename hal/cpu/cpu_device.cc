@@ -39,6 +39,7 @@ class CpuDevice final : public Device {
     caps_.compute_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     caps_.channel_block = dnnl_util::PreferredConvLayout();
     caps_.bf16 = dnnl_util::HasNativeBf16();
+    caps_.winograd_conv = dnnl_util::HasWinogradConv();
     RegisterCpuKernels(kernels_);
   }
   const Capabilities& capabilities() const override { return caps_; }

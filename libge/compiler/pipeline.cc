@@ -66,6 +66,9 @@ PassManager BuildPipeline() {
   // layouts see the final Conv nodes; precision first, so the layout stage
   // keeps bf16 tensors blocked too.
   pm.Add(MixedPrecisionPass());
+  // After precision (only f32 convs qualify), before the layouts and the
+  // weight packing, which then see the algorithm.
+  pm.Add(ConvWinogradPass());
   // layout. After fusion, so the decisions see the final Conv nodes (their
   // fused residual inputs included).
   pm.Add(BlockedLayoutPass());

@@ -1,6 +1,9 @@
 // ONNX Conv on oneDNN (1-D/2-D/3-D, grouped and depthwise), with optional
 // fused post-ops set by the compiler: "fused_sum" (a 4th input added to the
-// result) then "activation" (Relu, Clip, Sigmoid).
+// result) then "activation" (Relu, Clip, Sigmoid). "conv_algorithm" =
+// "winograd" (the compiler's conv_winograd pass) asks for oneDNN's Winograd
+// algorithm; where this CPU has none for the shape (a .om moved to an AVX2
+// machine) the conv runs direct, as GE_KERNEL_VERBOSE shows.
 //
 // The primitive picks its layouts (format_tag::any: blocked nChw8c on AVX2,
 // which is where oneDNN is fast). X, Y and the residual come in the layout
@@ -25,6 +28,7 @@ struct ConvPlan {
   int64_t group = 1;
   bool has_bias = false;
   bool fused_sum = false;
+  bool winograd = false;  // asked for; ConvPd falls back to direct
   Activation act;
   Window win;
   std::vector<int64_t> w_dims;  // oneDNN weights dims: [g, M/g, C/g, k...] when grouped
@@ -84,6 +88,10 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
     return InvalidArgument("Conv: fused_sum input " + DimsString(spec.inputs[3].dims) + " must have the output shape " +
                            DimsString(y));
   GE_ASSIGN_OR_RETURN(p.act, ParseActivation(a));
+  const std::string algorithm = a.GetString("conv_algorithm", "direct");
+  if (algorithm != "direct" && algorithm != "winograd")
+    return InvalidArgument("Conv: conv_algorithm \"" + algorithm + "\" (direct or winograd)");
+  p.winograd = algorithm == "winograd";
   if (p.group == 1) {
     p.w_dims = w;
   } else {
@@ -98,22 +106,32 @@ dnnl::memory::desc BiasDesc(const KernelSpec& spec, const ConvPlan& p) {
 }
 
 // The primitive Create makes for `spec` (and Pack packs for): layouts left
-// to oneDNN (format_tag::any), post-ops from the plan.
+// to oneDNN (format_tag::any; Winograd's are nChw16c and its own weights
+// format), post-ops from the plan.
 dnnl::convolution_forward::primitive_desc ConvPd(const KernelSpec& spec, const ConvPlan& p) {
   const auto compute = ToDnnl(spec.inputs[0].dtype);
   const auto any = [&](const std::vector<int64_t>& d, dnnl::memory::data_type t) {
     return dnnl::memory::desc(ToDims(d), t, tag::any);
   };
-  dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                       any(spec.inputs[0].dims, compute), any(p.w_dims, compute), BiasDesc(spec, p),
-                                       any(spec.outputs[0].dims, ToDnnl(spec.outputs[0].dtype)),
-                                       p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
   dnnl::primitive_attr attr = ScratchpadAttr();
   dnnl::post_ops ops;
   if (p.fused_sum) ops.append_sum(1.0f);  // dst holds the residual when the conv runs
   AppendActivation(ops, p.act);
   attr.set_post_ops(ops);
-  return dnnl::convolution_forward::primitive_desc(desc, attr, Engine());
+  const auto pd = [&](dnnl::algorithm algorithm) {
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm,
+                                         any(spec.inputs[0].dims, compute), any(p.w_dims, compute), BiasDesc(spec, p),
+                                         any(spec.outputs[0].dims, ToDnnl(spec.outputs[0].dtype)),
+                                         p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
+    return dnnl::convolution_forward::primitive_desc(desc, attr, Engine());
+  };
+  if (p.winograd && p.group == 1) {
+    try {
+      return pd(dnnl::algorithm::convolution_winograd);
+    } catch (const dnnl::error&) {  // none on this CPU or for this shape: direct computes the same
+    }
+  }
+  return pd(dnnl::algorithm::convolution_direct);
 }
 
 class ConvKernel final : public DnnlKernel {

@@ -182,6 +182,22 @@ bool HasNativeBf16() {
   return has;
 }
 
+bool HasWinogradConv() {
+  static const bool has = [] {
+    try {
+      const dnnl::memory::dims x = {1, 64, 56, 56}, w = {64, 64, 3, 3};
+      const dnnl::memory::desc any_x(x, dt::f32, tag::any), any_w(w, dt::f32, tag::any);
+      dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_winograd,
+                                        any_x, any_w, any_x, {1, 1}, {1, 1}, {1, 1});
+      dnnl::convolution_forward::primitive_desc pd(d, Engine());
+      return true;
+    } catch (const dnnl::error&) {
+      return false;
+    }
+  }();
+  return has;
+}
+
 Status RequireStaticFloat(const KernelSpec& spec) { return RequireStaticOf(spec, HasNativeBf16()); }
 
 Status RequireOutputs(const KernelSpec& spec, size_t n, const char* why) {

@@ -59,6 +59,9 @@ Status RequireStaticF32(const KernelSpec& spec);
 // oneDNN runs bf16 here with native instructions (AVX512-BF16, AMX), not
 // emulated: only then is bf16 faster than f32.
 bool HasNativeBf16();
+// oneDNN has a Winograd convolution on this CPU (f32, 3x3, stride 1: its
+// AVX-512 kernels; none on AVX2).
+bool HasWinogradConv();
 // As RequireStaticF32, but bf16 tensors are accepted too where the CPU has
 // native bf16 (the kernels of --precision_mode allow_mix_precision).
 Status RequireStaticFloat(const KernelSpec& spec);

@@ -32,17 +32,41 @@ std::string VersionTag() {
          isa + ":";
 }
 
-// Only the fields that define a blocked layout, copied into a zeroed struct
-// so padding and unused union members are zero: equal layouts give equal
-// strings, and the .om stays byte-for-byte deterministic.
+// Winograd's transformed weights: the fields of its wino descriptor.
+void CopyWino(const dnnl_wino_desc_t& w, dnnl_wino_desc_t* c) {
+  c->wino_format = w.wino_format;
+  c->r = w.r;
+  c->alpha = w.alpha;
+  c->ic = w.ic;
+  c->oc = w.oc;
+  c->ic_block = w.ic_block;
+  c->oc_block = w.oc_block;
+  c->ic2_block = w.ic2_block;
+  c->oc2_block = w.oc2_block;
+  c->adj_scale = w.adj_scale;
+  c->size = w.size;
+}
+
+// Only the fields that define a blocked (or Winograd) layout, copied into a
+// zeroed struct so padding and unused union members are zero: equal layouts
+// give equal strings, and the .om stays byte-for-byte deterministic.
 std::optional<dnnl_memory_desc_t> Canonical(const dnnl_memory_desc_t& in) {
-  if (in.format_kind != dnnl_blocked || in.ndims < 0 || in.ndims > DNNL_MAX_NDIMS) return std::nullopt;
+  if (in.ndims < 0 || in.ndims > DNNL_MAX_NDIMS) return std::nullopt;
+  if (in.format_kind != dnnl_blocked && in.format_kind != dnnl_format_kind_wino) return std::nullopt;
   dnnl_memory_desc_t c;
   std::memset(&c, 0, sizeof(c));
   c.ndims = in.ndims;
   c.data_type = in.data_type;
   c.offset0 = in.offset0;
   c.format_kind = in.format_kind;
+  if (in.format_kind == dnnl_format_kind_wino) {
+    for (int i = 0; i < in.ndims; ++i) {
+      c.dims[i] = in.dims[i];
+      c.padded_dims[i] = in.padded_dims[i];
+    }
+    CopyWino(in.format_desc.wino_desc, &c.format_desc.wino_desc);
+    return c;
+  }
   const dnnl_blocking_desc_t& b = in.format_desc.blocking;
   if (b.inner_nblks < 0 || b.inner_nblks > DNNL_MAX_NDIMS) return std::nullopt;
   c.format_desc.blocking.inner_nblks = b.inner_nblks;

@@ -17,8 +17,8 @@
 
 namespace ge::hal::dnnl_util {
 
-// The format of a blocked descriptor; nullopt for layouts it cannot name
-// (Winograd, RNN-packed), which are then never packed ahead.
+// The format of a blocked or Winograd descriptor; nullopt for layouts it
+// cannot name (RNN-packed), which are then never packed ahead.
 std::optional<std::string> PackedFormat(const dnnl::memory::desc& md);
 
 // The weights memory a kernel whose primitive wants `want` uses: the

@@ -39,6 +39,9 @@ struct Capabilities {
   // Computes bfloat16 natively (the CPU's AVX512-BF16 or AMX): the
   // compiler's reduced-precision modes (--precision_mode) need it.
   bool bf16 = false;
+  // Has a Winograd algorithm for 3x3 stride-1 f32 convolutions (oneDNN's
+  // AVX-512 kernels): the compiler's conv_winograd pass may ask for it.
+  bool winograd_conv = false;
 };
 
 // While one is alive, kernels created on its device are sized to run on one

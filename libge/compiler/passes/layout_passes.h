@@ -7,6 +7,7 @@
 namespace ge {
 
 Pass MixedPrecisionPass();  // mixed_precision (--precision_mode)
+Pass ConvWinogradPass();    // conv_winograd: the 3x3 convs where Winograd pays
 Pass BlockedLayoutPass();   // blocked_layout
 Pass WeightPrepackPass();   // weight_prepack: weights in the kernels' layouts, in the .om
 

@@ -57,6 +57,8 @@ struct Case {
   std::string act = "";
   float amin = 0, amax = 0;
   bool sum = false;
+  bool winograd = false;  // conv_algorithm = "winograd"
+  float tol = 1e-4f;
 };
 
 // Runs the kernel and the reference on the same random data.
@@ -82,6 +84,7 @@ void CheckConv(const Case& k, uint32_t seed = 1) {
     a.Set("auto_pad", k.auto_pad);
   }
   if (!k.act.empty()) a.Set("activation", k.act);
+  if (k.winograd) a.Set("conv_algorithm", std::string("winograd"));
   if (k.act == "Clip") {
     a.Set("activation_min", double(k.amin));
     a.Set("activation_max", double(k.amax));
@@ -94,7 +97,7 @@ void CheckConv(const Case& k, uint32_t seed = 1) {
   }
   auto out = RunKernel("Conv", a, in, {{DataType::kFloat32, ref.y_dims}});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
-  ExpectNear((*out)[0].as<float>(), ref.y);
+  ExpectNear((*out)[0].as<float>(), ref.y, k.tol);
 }
 
 TEST(ConvKernel, HandComputed2x2OnesKernel) {
@@ -362,6 +365,48 @@ TEST(ConvKernel, RejectsBadAutoPad) {
   auto s = ConvSpec();
   s.attrs.Set("auto_pad", std::string("SAME"));
   EXPECT_FALSE(Cpu().kernels().Supports(s).ok());
+}
+
+// conv_algorithm = "winograd" (the conv_winograd pass): oneDNN's Winograd
+// kernels where the CPU has them (AVX-512), else the direct ones; the same
+// numbers either way, within Winograd's rounding (its transforms add a few
+// ulps per tile; 64 channels of 9 taps of [-1, 1] values sum to about 10).
+TEST(ConvKernel, Winograd3x3) {
+  CheckConv({.x = {1, 64, 28, 28}, .w = {64, 64, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .winograd = true,
+             .tol = 2e-4f});
+}
+
+TEST(ConvKernel, WinogradSumThenRelu) {
+  CheckConv({.x = {1, 32, 14, 14},
+             .w = {48, 32, 3, 3},
+             .bias = true,
+             .pads = {1, 1, 1, 1},
+             .act = "Relu",
+             .sum = true,
+             .winograd = true,
+             .tol = 2e-4f},
+            5);
+}
+
+TEST(ConvKernel, WinogradBatchNoPadOddSize) {
+  CheckConv({.x = {2, 16, 9, 11}, .w = {32, 16, 3, 3}, .winograd = true, .tol = 2e-4f}, 9);
+}
+
+TEST(ConvKernel, WinogradOnAShapeItCannotTakeRunsDirect) {
+  // Stride 2 and a 5x5 window have no Winograd kernel: asked for, they run direct.
+  CheckConv({.x = {1, 16, 12, 12}, .w = {16, 16, 3, 3}, .strides = {2, 2}, .pads = {1, 1, 1, 1}, .winograd = true});
+  CheckConv({.x = {1, 16, 12, 12}, .w = {16, 16, 5, 5}, .pads = {2, 2, 2, 2}, .winograd = true});
+}
+
+TEST(ConvKernel, UnknownAlgorithmIsAnError) {
+  hal::Attrs a;
+  a.Set("pads", dims{1, 1, 1, 1});
+  a.Set("conv_algorithm", std::string("fft"));
+  auto out = RunKernel("Conv", a,
+                       {HostTensor::F32({1, 4, 5, 5}, Random(100, 1)), HostTensor::F32({4, 4, 3, 3}, Random(144, 2), true)},
+                       {{DataType::kFloat32, {1, 4, 5, 5}}});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("conv_algorithm \"fft\""), std::string::npos) << out.status().ToString();
 }
 
 }  // namespace

@@ -88,6 +88,20 @@ void CheckPackedAhead(const Op& o) {
 TEST(PackedWeights, ConvUsesWeightsPackedAheadInPlace) { CheckPackedAhead(Conv()); }
 TEST(PackedWeights, MatMulUsesWeightsPackedAheadInPlace) { CheckPackedAhead(MatMul()); }
 
+// Winograd's transformed weights are packed ahead too (they cost most to
+// make at load), under a format of their own.
+TEST(PackedWeights, WinogradConvUsesWeightsPackedAheadInPlace) {
+  if (!Cpu().capabilities().winograd_conv) GTEST_SKIP() << "this CPU has no Winograd convolution (oneDNN: AVX-512 only)";
+  Op o = Conv();
+  o.attrs.Set("conv_algorithm", std::string("winograd"));
+  auto direct = PackOf(Conv());
+  auto wino = PackOf(o);
+  ASSERT_TRUE(direct.ok() && wino.ok());
+  ASSERT_EQ(wino->size(), 1u);
+  if (!direct->empty()) EXPECT_NE((*wino)[0].format, (*direct)[0].format);
+  CheckPackedAhead(o);
+}
+
 TEST(PackedWeights, VariableWeightsAreNotPacked) {
   Op o = Conv();
   o.inputs[1].is_const = false;

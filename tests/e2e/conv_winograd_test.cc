@@ -1,0 +1,69 @@
+// conv_winograd end to end on resnet18 (its 3x3 stride-1 convs): ge-dump
+// --track shows the pass marking a layer1 conv (and not the strided one),
+// the .om ge-atc writes passes --compare against the golden in sink and v2,
+// and ge-run's kernels run oneDNN's Winograd on weights transformed ahead
+// (stored in the .om). On a CPU without Winograd nothing is marked. Skipped
+// when GE_MODELS_DIR lacks the model.
+#include <cstdlib>
+
+#include "hal/device.h"
+#include "tests/e2e/reference_model_fixture.h"
+
+namespace ge::test {
+namespace {
+
+bool CpuHasWinograd() {
+  auto d = hal::GetDevice("");
+  return d.ok() && (*d)->capabilities().winograd_conv;
+}
+
+class ConvWinogradE2e : public ReferenceModelTest {
+ protected:
+  ConvWinogradE2e() : ReferenceModelTest("resnet18") {}
+
+  // The line of `ge-dump diff --track node` for conv_winograd ("" if none).
+  std::string TrackLine(const std::string& node) {
+    ToolResult r = Run("ge-dump", {"diff", "--model", model_, "--track", node});
+    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+    for (const std::string& l : SplitLines(r.out))
+      if (l.find("conv_winograd") != std::string::npos) return l;
+    return "";
+  }
+};
+
+TEST_F(ConvWinogradE2e, TrackShowsTheStride1ConvsMarked) {
+  const std::string layer1 = TrackLine("/layer1/layer1.0/conv1/Conv");
+  const std::string strided = TrackLine("/layer2/layer2.0/conv1/Conv");
+  EXPECT_EQ(strided.find("conv_algorithm"), std::string::npos) << strided;
+  if (!CpuHasWinograd()) {
+    EXPECT_EQ(layer1.find("conv_algorithm"), std::string::npos) << layer1;
+    GTEST_SKIP() << "this CPU has no Winograd convolution (oneDNN: AVX-512 only); checked that nothing is marked";
+  }
+  EXPECT_NE(layer1.find("conv_algorithm added"), std::string::npos) << layer1;
+}
+
+TEST_F(ConvWinogradE2e, MarkedModelMatchesTheGoldenInSinkAndV2) { ExpectGoldenInSinkAndV2("resnet18"); }
+
+TEST_F(ConvWinogradE2e, KernelsRunWinogradOnWeightsPackedAhead) {
+  if (!CpuHasWinograd()) GTEST_SKIP() << "this CPU has no Winograd convolution (oneDNN: AVX-512 only)";
+  ToolResult atc = Run("ge-atc", {"--model", model_, "--framework", "5", "--output", Path("r18")});
+  ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
+  ::setenv("GE_KERNEL_VERBOSE", "1", 1);
+  ToolResult r = Run("ge-run", {"--model", Path("r18.om"), "--input", input_});
+  ::unsetenv("GE_KERNEL_VERBOSE");
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  int wino = 0, wino_packed_ahead = 0;
+  for (const std::string& l : SplitLines(r.err)) {
+    if (l.find("wino") == std::string::npos) continue;
+    ++wino;
+    wino_packed_ahead += l.find("weights:packed-ahead") != std::string::npos;
+  }
+  // layer1: 4 convs at 56x56; layer2: 3 of 4 (one is strided) at 28x28;
+  // layer4's 3 stride-1 convs at 7x7 with 512 channels. layer3's at 14x14
+  // (256 channels) also qualify: 13 in all.
+  EXPECT_EQ(wino, 13) << r.err;
+  EXPECT_EQ(wino_packed_ahead, wino) << r.err;
+}
+
+}  // namespace
+}  // namespace ge::test
