@@ -151,7 +151,7 @@ class ConvKernel final : public DnnlKernel {
 
     dnnl::memory x = x_, w = w_, y = y_;
     if (pd.src_desc() != x_.get_desc()) {
-      x = dnnl::memory(pd.src_desc(), Engine());
+      x = Temporary(pd.src_desc());
       steps_.push_back(MakeReorder(x_, x));
     }
     const void* w_const = spec.ConstInput(1);
@@ -163,7 +163,7 @@ class ConvKernel final : public DnnlKernel {
         GE_ASSIGN_OR_RETURN(packed_w_, PackedWeights(spec, 1, stream(), w_, pd.weights_desc()));
         w = *packed_w_;
       } else {
-        w = dnnl::memory(pd.weights_desc(), Engine());
+        w = Temporary(pd.weights_desc());
         steps_.push_back(MakeReorder(w_, w));
       }
     }
@@ -174,7 +174,7 @@ class ConvKernel final : public DnnlKernel {
     }
     const bool reorder_dst = pd.dst_desc() != y_.get_desc();
     if (reorder_dst) {
-      y = dnnl::memory(pd.dst_desc(), Engine());
+      y = Temporary(pd.dst_desc());
       if (p.fused_sum) steps_.push_back(MakeReorder(sum_, y));
     } else if (p.fused_sum) {
       copy_sum_bytes_ = spec.outputs[0].Bytes();  // dst as declared: the residual is copied in

@@ -168,7 +168,7 @@ class DeconvKernel final : public DnnlKernel {
     if (p.has_bias) b_ = UserMemory(bias_md);
     dnnl::memory x = x_, w = w_, y = y_;
     if (pd.src_desc() != x_.get_desc()) {
-      x = dnnl::memory(pd.src_desc(), Engine());
+      x = Temporary(pd.src_desc());
       steps_.push_back(MakeReorder(x_, x));
     }
     const void* w_const = spec.ConstInput(1);
@@ -179,7 +179,7 @@ class DeconvKernel final : public DnnlKernel {
         GE_ASSIGN_OR_RETURN(packed_w_, SharedPackedConstant(stream(), w_, pd.weights_desc()));
         w = *packed_w_;
       } else {
-        w = dnnl::memory(pd.weights_desc(), Engine());
+        w = Temporary(pd.weights_desc());
         steps_.push_back(MakeReorder(w_, w));
       }
     }
@@ -189,7 +189,7 @@ class DeconvKernel final : public DnnlKernel {
       bind_b_ = !b_const;
     }
     const bool reorder_dst = pd.dst_desc() != y_.get_desc();
-    if (reorder_dst) y = dnnl::memory(pd.dst_desc(), Engine());
+    if (reorder_dst) y = Temporary(pd.dst_desc());
     std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y}};
     if (p.has_bias) args.emplace_back(DNNL_ARG_BIAS, b_);
     steps_.emplace_back(dnnl::deconvolution_forward(pd), pd, std::move(args));

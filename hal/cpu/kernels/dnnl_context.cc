@@ -7,6 +7,8 @@
 #include <iterator>
 #include <mutex>
 
+#include "kernels/thread_scratch.h"
+
 namespace ge::hal::dnnl_util {
 
 using dt = dnnl::memory::data_type;
@@ -345,7 +347,11 @@ dnnl::primitive_attr ScratchpadAttr() {
 Step::Step(dnnl::primitive prim, const dnnl::primitive_desc_base& pd, std::vector<std::pair<int, dnnl::memory>> args)
     : prim_(std::move(prim)) {
   const auto sd = pd.scratchpad_desc();
-  if (sd.get_size() > 0) args.emplace_back(DNNL_ARG_SCRATCHPAD, dnnl::memory(sd, Engine()));
+  scratchpad_bytes_ = sd.get_size();
+  if (scratchpad_bytes_ > 0) {
+    scratchpad_ = UserMemory(sd);
+    args.emplace_back(DNNL_ARG_SCRATCHPAD, scratchpad_);
+  }
   for (auto& [id, m] : args) {
     args_.push_back(dnnl_exec_arg_t{id, m.get()});
     keep_.push_back(m);
@@ -353,6 +359,11 @@ Step::Step(dnnl::primitive prim, const dnnl::primitive_desc_base& pd, std::vecto
 }
 
 Status Step::Execute(const dnnl::stream& s) const {
+  if (scratchpad_bytes_) {
+    uint8_t* p = ThreadScratch(ScratchUse::kScratchpad, scratchpad_bytes_);
+    if (!p) return Internal("out of memory for a " + std::to_string(scratchpad_bytes_) + " B oneDNN scratchpad");
+    Bind(scratchpad_, p);
+  }
   dnnl_status_t st = dnnl_primitive_execute(prim_.get(), s.get(), static_cast<int>(args_.size()), args_.data());
   if (st != dnnl_success) return Internal("oneDNN primitive execution failed (status " + std::to_string(st) + ")");
   return Status::Ok();
@@ -421,7 +432,19 @@ Status DnnlKernel::Run(const void* const* inputs, void* const* outputs) {
   }
 }
 
+dnnl::memory DnnlKernel::Temporary(const dnnl::memory::desc& md) {
+  dnnl::memory m = UserMemory(md);
+  temporaries_.emplace_back(m, temporary_bytes_);
+  temporary_bytes_ += (md.get_size() + 63) / 64 * 64;  // each 64-byte aligned, as oneDNN allocates
+  return m;
+}
+
 Status DnnlKernel::Execute(const std::vector<Step>& steps) const {
+  if (temporary_bytes_) {
+    uint8_t* base = ThreadScratch(ScratchUse::kTemporaries, temporary_bytes_);
+    if (!base) return Internal("out of memory for " + std::to_string(temporary_bytes_) + " B of kernel temporaries");
+    for (const auto& [m, offset] : temporaries_) Bind(m, base + offset);
+  }
   for (const auto& step : steps) GE_RETURN_IF_ERROR(step.Execute(stream_));
   return Status::Ok();
 }

@@ -125,7 +125,8 @@ dnnl::primitive_attr ScratchpadAttr();
 // execute() builds a std::vector per call, this does not allocate.
 class Step {
  public:
-  // pd's scratchpad (if any) is allocated here and bound to the step.
+  // pd's scratchpad (if any) is the running thread's (ThreadScratch), bound
+  // at each Execute.
   Step(dnnl::primitive prim, const dnnl::primitive_desc_base& pd, std::vector<std::pair<int, dnnl::memory>> args);
   Status Execute(const dnnl::stream& s) const;
 
@@ -133,6 +134,8 @@ class Step {
   dnnl::primitive prim_;
   std::vector<dnnl::memory> keep_;  // owns what args_ points to
   std::vector<dnnl_exec_arg_t> args_;
+  dnnl::memory scratchpad_;  // no buffer of its own
+  size_t scratchpad_bytes_ = 0;
 };
 
 // Runs the steps on s and waits for them; oneDNN's exceptions become a Status
@@ -166,12 +169,19 @@ class DnnlKernel : public Kernel {
 
  protected:
   virtual Status RunImpl(const void* const* inputs, void* const* outputs) = 0;
+  // Binds the temporaries, then runs the steps.
   Status Execute(const std::vector<Step>& steps) const;
   const dnnl::stream& stream() const { return stream_; }
+  // A memory used only inside one run (an input reordered into the
+  // primitive's layout, say): it has no buffer of its own, Execute binds it
+  // to the running thread's scratch memory (thread_scratch.h).
+  dnnl::memory Temporary(const dnnl::memory::desc& md);
 
  private:
   std::string spec_name_, spec_op_;
   dnnl::stream stream_;
+  std::vector<std::pair<dnnl::memory, size_t>> temporaries_;  // and their offsets
+  size_t temporary_bytes_ = 0;
 };
 
 }  // namespace ge::hal::dnnl_util

@@ -409,5 +409,44 @@ TEST(ConvKernel, UnknownAlgorithmIsAnError) {
   EXPECT_NE(out.status().message().find("conv_algorithm \"fft\""), std::string::npos) << out.status().ToString();
 }
 
+// Kernels share the thread's scratch memory (thread_scratch.h) for their
+// temporaries and scratchpads: two convs with both, run interleaved, each
+// still match the reference.
+TEST(ConvKernel, InterleavedKernelsSharingScratchMatchTheReference) {
+  struct One {
+    hal::Attrs a;
+    std::vector<float> x, w;
+    dims xd, wd;
+    std::vector<hal::TensorInfo> out;
+    ConvRef ref;
+  };
+  auto make = [](int64_t c, int64_t hw, uint32_t seed, bool winograd) {
+    One o;
+    o.a.Set("pads", dims{1, 1, 1, 1});
+    if (winograd) o.a.Set("conv_algorithm", std::string("winograd"));
+    o.xd = {1, c, hw, hw};
+    o.wd = {c, c, 3, 3};
+    o.x = Random(Count(o.xd), seed);
+    o.w = Random(Count(o.wd), seed + 1);
+    o.ref = RefConv2D(o.x, o.xd, o.w, o.wd, nullptr, 1, {1, 1}, {1, 1, 1, 1}, {1, 1});
+    o.out = {{DataType::kFloat32, o.ref.y_dims}};
+    return o;
+  };
+  One first = make(32, 20, 1, true), second = make(16, 9, 5, false);
+  auto k1 = CreateKernel("Conv", first.a, {HostTensor::F32(first.xd, first.x), HostTensor::F32(first.wd, first.w, true)},
+                         first.out);
+  auto k2 = CreateKernel("Conv", second.a,
+                         {HostTensor::F32(second.xd, second.x), HostTensor::F32(second.wd, second.w, true)}, second.out);
+  ASSERT_TRUE(k1.ok() && k2.ok());
+  for (int round = 0; round < 2; ++round) {
+    auto r1 = RunInto(*k1, first.out);
+    ASSERT_TRUE(r1.ok()) << r1.status().ToString();
+    auto r2 = RunInto(*k2, second.out);
+    ASSERT_TRUE(r2.ok()) << r2.status().ToString();
+    ExpectNear((*r1)[0].as<float>(), first.ref.y, 2e-4f);
+    ExpectNear((*r2)[0].as<float>(), second.ref.y);
+  }
+}
+
 }  // namespace
 }  // namespace ge::test
