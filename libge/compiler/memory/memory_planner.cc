@@ -10,6 +10,7 @@
 #include "ge/analysis/memory_symbols.h"
 #include "ge/plan/happens_before.h"
 #include "ge_base/checked_math.h"
+#include "ge/ops/kernel_spec.h"
 #include "ge/ops/memory_alias.h"
 #include "ge/ops/memory_semantics.h"
 #include "ge/ops/op_registry.h"
@@ -217,6 +218,19 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
 
   // Segments. Inputs and weights are laid out in graph order; a symbol that
   // reaches NetOutput lives in the output segment (the user's buffer).
+  // Weights every reader takes from its packed copy (weight_prepack) go
+  // after the others: a run never reads them, and kept apart from the
+  // weights it does read (biases, say) the mapped file's pages holding them
+  // (2 MiB at a time where the page cache has huge folios) stay unmapped.
+  const auto packed_only = [](const Node& c) {
+    bool read = false;
+    for (const Endpoint& e : c.OutputConsumers(0)) {
+      if (!e.node->HasAttr(PackedInputAttr(static_cast<size_t>(e.index)))) return false;
+      read = true;
+    }
+    return read;
+  };
+  std::vector<size_t> cold_weights;
   std::map<const Node*, size_t> input_index;
   const std::vector<Node*> data = g.InputNodes();
   for (size_t i = 0; i < data.size(); ++i) input_index[data[i]] = i;
@@ -226,6 +240,10 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
     Sym& sym = syms[k];
     if (sym.root->type() == op::kConst) {
       sym.segment = Segment::kWeights;
+      if (packed_only(*sym.root)) {
+        cold_weights.push_back(k);
+        continue;
+      }
       sym.offset = plan.weights_size;
       plan.weights_size += AlignUp(sym.size, align);
     } else if (sym.root->type() == op::kData) {
@@ -236,6 +254,10 @@ Result<MemoryPlan> PlanMemory(const Graph& g, const PlanOptions& options) {
       sym.segment = Segment::kFeatureMap;
       fm.push_back(k);
     }
+  }
+  for (size_t k : cold_weights) {
+    syms[k].offset = plan.weights_size;
+    plan.weights_size += AlignUp(syms[k].size, align);
   }
   for (size_t i = 0; i < data.size(); ++i) {
     const int64_t k = sym_of.at({data[i], 0});

@@ -8,6 +8,7 @@
 
 #include "compiler/memory/memory_planner.h"
 #include "compiler/tasks/task_builder.h"
+#include "ge/ops/kernel_spec.h"
 #include "ge/ops/memory_alias.h"
 #include "ge/model.h"
 #include "ge/runtime.h"
@@ -134,6 +135,28 @@ TEST(MemoryPlanner, ReuseOffGivesEveryBufferItsOwnRange) {
   EXPECT_EQ(Buf(*p, "b").offset, 64);
   EXPECT_EQ(Buf(*p, "c").offset, 128);
   EXPECT_EQ(Buf(*p, "d").offset, 192);
+}
+
+// Weights every reader takes from its packed copy (weight_prepack's
+// "_packed<i>") go after the weights runs read, whatever the graph order.
+TEST(MemoryPlanner, WeightsReadOnlyPackedGoLast) {
+  G b;
+  Node* x = b.Data("x");
+  Node* w = b.Const("w", std::vector<float>(16, 1.0f));     // first in graph order, read packed
+  Node* bias = b.Const("bias", std::vector<float>(16, 2.0f));  // read as it is
+  Node* shared = b.Const("shared", std::vector<float>(16, 3.0f));  // read packed by one, plain by another
+  Node* conv = b.Op("Conv", "conv", {x, w, bias});
+  conv->SetAttr(PackedInputAttr(1), Tensor(TensorDesc(DataType::kUInt8, {64}), std::vector<uint8_t>(64)));
+  Node* mm = b.Op("MatMul", "mm", {conv, shared});
+  mm->SetAttr(PackedInputAttr(1), Tensor(TensorDesc(DataType::kUInt8, {64}), std::vector<uint8_t>(64)));
+  Node* add = b.Op("Add", "add", {mm, shared});
+  b.Out({add});
+  auto p = PlanMemory(*b.g, NoInplace());
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(Buf(*p, "bias").offset, 0);
+  EXPECT_EQ(Buf(*p, "shared").offset, 64);
+  EXPECT_EQ(Buf(*p, "w").offset, 128);
+  EXPECT_EQ(p->weights_size, 192);
 }
 
 TEST(BestFit, HandComputedOffsets) {
