@@ -59,11 +59,11 @@ std::optional<dnnl_memory_desc_t> Canonical(const dnnl_memory_desc_t& in) {
   c.data_type = in.data_type;
   c.offset0 = in.offset0;
   c.format_kind = in.format_kind;
+  for (int i = 0; i < in.ndims; ++i) {
+    c.dims[i] = in.dims[i];
+    c.padded_dims[i] = in.padded_dims[i];
+  }
   if (in.format_kind == dnnl_format_kind_wino) {
-    for (int i = 0; i < in.ndims; ++i) {
-      c.dims[i] = in.dims[i];
-      c.padded_dims[i] = in.padded_dims[i];
-    }
     CopyWino(in.format_desc.wino_desc, &c.format_desc.wino_desc);
     return c;
   }
@@ -72,8 +72,6 @@ std::optional<dnnl_memory_desc_t> Canonical(const dnnl_memory_desc_t& in) {
   c.format_desc.blocking.inner_nblks = b.inner_nblks;
   for (int i = 0; i < DNNL_MAX_NDIMS; ++i) {
     if (i < in.ndims) {
-      c.dims[i] = in.dims[i];
-      c.padded_dims[i] = in.padded_dims[i];
       c.padded_offsets[i] = in.padded_offsets[i];
       c.format_desc.blocking.strides[i] = b.strides[i];
     }

@@ -71,8 +71,7 @@ struct Decision {
 Status RunBlockedLayout(Graph& g, const PassContext& ctx) {
   if (!ctx.device) return Status::Ok();
   // The target's layout (--soc_version) when given, else the device's.
-  const int32_t block = ctx.options && ctx.options->channel_block ? *ctx.options->channel_block
-                                                                  : ctx.device->capabilities().channel_block;
+  const int32_t block = TargetChannelBlock(ctx);
   if (block == 0) return Status::Ok();
   GE_ASSIGN_OR_RETURN(std::vector<Node*> order, g.TopologicalOrder());
 
@@ -136,6 +135,11 @@ Status RunBlockedLayout(Graph& g, const PassContext& ctx) {
 }
 
 }  // namespace
+
+int32_t TargetChannelBlock(const PassContext& ctx) {
+  return ctx.options && ctx.options->channel_block ? *ctx.options->channel_block
+                                                   : ctx.device->capabilities().channel_block;
+}
 
 Pass BlockedLayoutPass() { return OptionalPass("blocked_layout", "layout", RunBlockedLayout); }
 

@@ -36,12 +36,6 @@ bool WinogradPays(int64_t ic, int64_t oc, int64_t oh, int64_t ow) {
   return false;
 }
 
-bool WinogradAllOnes(const std::vector<int64_t>& v) {
-  for (int64_t x : v)
-    if (x != 1) return false;
-  return true;
-}
-
 // A 2-D f32 3x3 convolution, stride 1, no dilation, group 1, pads of at most
 // 1 (what oneDNN's Winograd kernels take), with static C, H and W.
 bool WinogradCandidate(const Node& n) {
@@ -54,8 +48,8 @@ bool WinogradCandidate(const Node& n) {
   const Endpoint w = n.InputSource(1);
   const TensorDesc& wd = w.node->output_desc(w.index);
   if (wd.unknown_rank() || wd.rank() != 4 || wd.dims[2] != 3 || wd.dims[3] != 3) return false;
-  if (n.GetInt("group", 1) != 1 || !WinogradAllOnes(n.GetInts("strides", {1, 1})) ||
-      !WinogradAllOnes(n.GetInts("dilations", {1, 1})))
+  if (n.GetInt("group", 1) != 1 || !fusion::AllEqual(n.GetInts("strides"), 1) ||
+      !fusion::AllEqual(n.GetInts("dilations"), 1))
     return false;
   for (int64_t p : n.GetInts("pads", {0, 0, 0, 0}))
     if (p < 0 || p > 1) return false;
@@ -66,7 +60,7 @@ Status RunConvWinograd(Graph& g, const PassContext& ctx) {
   if (!ctx.device) return Status::Ok();
   const hal::Capabilities& caps = ctx.device->capabilities();
   if (!caps.winograd_conv) return Status::Ok();
-  if (ctx.options && ctx.options->channel_block && *ctx.options->channel_block != caps.channel_block) {
+  if (TargetChannelBlock(ctx) != caps.channel_block) {
     spdlog::debug("conv_winograd: the target is not this CPU; every conv stays direct");
     return Status::Ok();
   }

@@ -14,12 +14,6 @@ namespace {
 
 using namespace fusion;
 
-bool AllEqual(const std::vector<int64_t>& v, int64_t x) {
-  for (int64_t e : v)
-    if (e != x) return false;
-  return true;
-}
-
 // The Conv between the two: plain, VALID, unit strides and dilations.
 bool PlainValidConv(const Node& conv) {
   if (conv.HasAttr("fused_sum") || conv.HasAttr("activation")) return false;

@@ -29,6 +29,12 @@ std::vector<double> F32Values(const Tensor& t) {
   return std::vector<double>(p, p + n);
 }
 
+bool AllEqual(const std::vector<int64_t>& v, int64_t x) {
+  for (int64_t e : v)
+    if (e != x) return false;
+  return true;
+}
+
 bool Near(std::optional<double> v, double want) { return v && std::abs(*v - want) <= 1e-4 * std::abs(want); }
 
 std::optional<double> ScalarInput(const Node& n, size_t i) {

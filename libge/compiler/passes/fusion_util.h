@@ -28,6 +28,8 @@ bool Near(std::optional<double> v, double want);
 // The f32 values of a constant, as double (empty when not f32).
 std::vector<double> F32Values(const Tensor& t);
 bool IsF32(const TensorDesc& d);
+// Every element of v is x (true for an empty v: an absent attribute).
+bool AllEqual(const std::vector<int64_t>& v, int64_t x);
 
 // Output 0 feeds exactly one data consumer and n has no other used output
 // and no control edges: it may disappear inside a fused node.

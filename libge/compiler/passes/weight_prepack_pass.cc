@@ -20,7 +20,7 @@ namespace {
 Status Prepack(Graph& g, const PassContext& ctx) {
   const hal::Capabilities& caps = ctx.device->capabilities();
   if (!caps.host_memory) return Status::Ok();  // the packer reads the constants in place
-  if (ctx.options->channel_block && *ctx.options->channel_block != caps.channel_block) {
+  if (TargetChannelBlock(ctx) != caps.channel_block) {
     spdlog::debug("weight_prepack: the target is not this CPU; kernels pack their weights at load");
     return Status::Ok();
   }
