@@ -1,6 +1,7 @@
 // ONNX Conv on oneDNN (1-D/2-D/3-D, grouped and depthwise), with optional
 // fused post-ops set by the compiler: "fused_sum" (a 4th input added to the
-// result) then "activation" (Relu, Clip, Sigmoid). "conv_algorithm" =
+// result) then "activation" (Relu, Clip, HardSwish, ... as oneDNN post-ops;
+// Sigmoid and Swish by an own pass over the f32 output, RunsAfterPrimitive). "conv_algorithm" =
 // "winograd" (the compiler's conv_winograd pass) asks for oneDNN's Winograd
 // algorithm; where this CPU has none for the shape (a .om moved to an AVX2
 // machine) the conv runs direct, as GE_KERNEL_VERBOSE shows.
@@ -30,6 +31,7 @@ struct ConvPlan {
   bool fused_sum = false;
   bool winograd = false;  // asked for; ConvPd falls back to direct
   Activation act;
+  bool act_after = false;  // act runs after the primitive (RunsAfterPrimitive), not as its post-op
   Window win;
   std::vector<int64_t> w_dims;  // oneDNN weights dims: [g, M/g, C/g, k...] when grouped
 };
@@ -88,6 +90,7 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
     return InvalidArgument("Conv: fused_sum input " + DimsString(spec.inputs[3].dims) + " must have the output shape " +
                            DimsString(y));
   GE_ASSIGN_OR_RETURN(p.act, ParseActivation(a));
+  p.act_after = spec.outputs[0].dtype == DataType::kFloat32 && RunsAfterPrimitive(p.act);
   const std::string algorithm = a.GetString("conv_algorithm", "direct");
   if (algorithm != "direct" && algorithm != "winograd")
     return InvalidArgument("Conv: conv_algorithm \"" + algorithm + "\" (direct or winograd)");
@@ -116,7 +119,7 @@ dnnl::convolution_forward::primitive_desc ConvPd(const KernelSpec& spec, const C
   dnnl::primitive_attr attr = ScratchpadAttr();
   dnnl::post_ops ops;
   if (p.fused_sum) ops.append_sum(1.0f);  // dst holds the residual when the conv runs
-  AppendActivation(ops, p.act);
+  if (!p.act_after) AppendActivation(ops, p.act);
   attr.set_post_ops(ops);
   const auto pd = [&](dnnl::algorithm algorithm) {
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm,
@@ -194,6 +197,10 @@ class ConvKernel final : public DnnlKernel {
                          : " weights:plain"));
     has_bias_ = p.has_bias;
     fused_sum_ = p.fused_sum;
+    if (p.act_after) {
+      act_ = p.act;
+      act_values_ = spec.outputs[0].NumElements();
+    }
     return Status::Ok();
   }
 
@@ -207,7 +214,12 @@ class ConvKernel final : public DnnlKernel {
       Bind(sum_, in[3]);
       if (copy_sum_bytes_ && in[3] != out[0]) std::memcpy(out[0], in[3], copy_sum_bytes_);
     }
-    return Execute(steps_);
+    GE_RETURN_IF_ERROR(Execute(steps_));
+    if (act_values_) {
+      GE_RETURN_IF_ERROR(Wait());
+      RunActivationAfter(act_, static_cast<float*>(out[0]), act_values_);
+    }
+    return Status::Ok();
   }
 
  private:
@@ -215,6 +227,8 @@ class ConvKernel final : public DnnlKernel {
   std::shared_ptr<const dnnl::memory> packed_w_;  // constant weights, shared with other kernels
   bool bind_w_ = true, bind_b_ = true, has_bias_ = false, fused_sum_ = false;
   size_t copy_sum_bytes_ = 0;
+  Activation act_;           // run after the steps when act_values_ > 0
+  int64_t act_values_ = 0;
   std::vector<Step> steps_;
 };
 

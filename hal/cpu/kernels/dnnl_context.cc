@@ -7,6 +7,7 @@
 #include <iterator>
 #include <mutex>
 
+#include "kernels/activation_loop.h"
 #include "kernels/thread_scratch.h"
 
 namespace ge::hal::dnnl_util {
@@ -281,6 +282,14 @@ void AppendActivation(dnnl::post_ops& ops, const Activation& act) {
   }
 }
 
+bool RunsAfterPrimitive(const Activation& act) {
+  return act.kind == Activation::kSigmoid || act.kind == Activation::kSwish;
+}
+
+void RunActivationAfter(const Activation& act, float* y, int64_t n) {
+  act::Run(act.kind == Activation::kSwish ? act::Fn::kSwish : act::Fn::kSigmoid, y, y, n);
+}
+
 dnnl::memory::dims Window::DnnlDilations() const {
   dnnl::memory::dims d;
   for (int64_t x : dilations) d.push_back(x - 1);
@@ -430,6 +439,11 @@ Status DnnlKernel::Run(const void* const* inputs, void* const* outputs) {
   } catch (const std::exception& e) {
     return Internal(e.what()).Annotated("node " + spec_name_ + " (" + spec_op_ + ")");
   }
+}
+
+Status DnnlKernel::Wait() const {
+  if (dnnl_stream_wait(stream_.get()) != dnnl_success) return Internal("oneDNN stream wait failed");
+  return Status::Ok();
 }
 
 dnnl::memory DnnlKernel::Temporary(const dnnl::memory::desc& md) {

@@ -98,6 +98,13 @@ struct Activation {
 };
 Result<Activation> ParseActivation(const Attrs& attrs);
 void AppendActivation(dnnl::post_ops& ops, const Activation& act);
+// Whether a kernel whose f32 output ends with `act` runs its primitive
+// without it and then RunActivationAfter over the output: true for Sigmoid
+// and Swish, whose oneDNN post-ops cost more than an own pass
+// (activation_loop.h).
+bool RunsAfterPrimitive(const Activation& act);
+// y = act(y) over n dense f32 values (RunsAfterPrimitive's activations).
+void RunActivationAfter(const Activation& act, float* y, int64_t n);
 
 // Sliding-window geometry of Conv and the pools, from the ONNX attributes
 // kernel_shape (given here), strides, dilations, pads [b0,b1,...,e0,e1,...]
@@ -171,6 +178,8 @@ class DnnlKernel : public Kernel {
   virtual Status RunImpl(const void* const* inputs, void* const* outputs) = 0;
   // Binds the temporaries, then runs the steps.
   Status Execute(const std::vector<Step>& steps) const;
+  // Waits for the steps run so far (before own loops read their output).
+  Status Wait() const;
   const dnnl::stream& stream() const { return stream_; }
   // A memory used only inside one run (an input reordered into the
   // primitive's layout, say): it has no buffer of its own, Execute binds it

@@ -1,4 +1,5 @@
-// Vectorised f32 exp, tanh, sigmoid, erf and GELU for the unary kernels.
+// Vectorised f32 exp, tanh, erf and GELU for the unary kernels (Sigmoid and
+// Swish: activation_loop.h).
 //
 // Written with GCC/Clang vector extensions rather than left to the
 // auto-vectoriser: under the default -ftrapping-math GCC will not if-convert
@@ -59,8 +60,6 @@ using VU = uint32_t __attribute__((vector_size(4 * kLanes)));
   return p * s1 * s2;
 }
 
-[[gnu::always_inline]] inline VF Sigmoid(VF x) { return 1.0f / (1.0f + Exp(-x)); }
-
 // Cephes tanhf: an odd polynomial below 0.625, 1 - 2/(exp(2|x|)+1) above
 // (where it has no cancellation).
 [[gnu::always_inline]] inline VF Tanh(VF x) {
@@ -103,12 +102,6 @@ using VU = uint32_t __attribute__((vector_size(4 * kLanes)));
 // Function objects for MapVF.
 struct ExpFn {
   [[gnu::always_inline]] VF operator()(VF x) const { return Exp(x); }
-};
-struct SigmoidFn {
-  [[gnu::always_inline]] VF operator()(VF x) const { return Sigmoid(x); }
-};
-struct SwishFn {
-  [[gnu::always_inline]] VF operator()(VF x) const { return x * Sigmoid(x); }
 };
 struct TanhFn {
   [[gnu::always_inline]] VF operator()(VF x) const { return Tanh(x); }

@@ -1,7 +1,8 @@
 // ONNX MatMul (N-D, numpy batch broadcasting, 1-D operands), Gemm and our
 // FusedMatMul (MatMul + bias over the last axis, from matmul_add_to_gemm) on
-// the oneDNN matmul primitive, with the optional fused "activation" post-op
-// (Relu, Clip, Sigmoid, and Gelu = oneDNN's eltwise_gelu_erf).
+// the oneDNN matmul primitive, with the optional fused "activation" (Relu,
+// Clip, HardSwish and erf Gelu as oneDNN post-ops; Sigmoid and Swish on an
+// f32 output by an own pass after it, activation_loop.h).
 //
 // Transposes are strided memory descriptors, not copies. When B has no batch
 // (BERT's [1,128,256] x [256,256]) A's batch folds into M: one 2-D GEMM.
@@ -34,7 +35,14 @@ Result<PostAct> ParsePostAct(const Attrs& attrs) {
   return p;
 }
 
-void AppendPostAct(dnnl::post_ops& ops, const PostAct& p) {
+// Whether the activation runs after the primitive, over its f32 output
+// (RunsAfterPrimitive: Sigmoid and Swish).
+bool ActAfter(const PostAct& p, const dnnl::memory::desc& dst) {
+  return dst.data_type() == dnnl::memory::data_type::f32 && !p.gelu && RunsAfterPrimitive(p.act);
+}
+
+void AppendPostAct(dnnl::post_ops& ops, const PostAct& p, const dnnl::memory::desc& dst) {
+  if (ActAfter(p, dst)) return;
   if (p.gelu) {
     ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_erf, 0.0f, 0.0f);
     return;
@@ -234,7 +242,7 @@ dnnl::matmul::primitive_desc MatMulPd(const MatMulPlan& p, const CPlan& c, bool 
   if (p.alpha != 1.0f) attr.set_output_scales(0, {p.alpha});
   dnnl::post_ops ops;
   if (p.has_c && !c.bias) ops.append_binary(dnnl::algorithm::binary_add, c.md);
-  AppendPostAct(ops, p.act);
+  AppendPostAct(ops, p.act, p.dst);
   attr.set_post_ops(ops);
   const auto wei_md = WeightsDesc(p, b_const);
   auto desc = c.bias ? dnnl::matmul::desc(p.src, wei_md, c.md, p.dst) : dnnl::matmul::desc(p.src, wei_md, p.dst);
@@ -289,6 +297,10 @@ class MatMulKernel final : public DnnlKernel {
       args.emplace_back(c_bias_ ? DNNL_ARG_BIAS : (DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1), c_);
     }
     step_.emplace_back(dnnl::matmul(pd), pd, std::move(args));
+    if (ActAfter(p.act, p.dst)) {
+      act_ = p.act;
+      act_values_ = spec.outputs[0].NumElements();
+    }
     LogImpl(spec, "matmul", pd, !b_const ? "weights:variable"
                                 : w == b_ ? "weights:plain"
                                 : spec.Packed(1) && w.get_data_handle() == spec.Packed(1)->data ? "weights:packed-ahead"
@@ -303,7 +315,12 @@ class MatMulKernel final : public DnnlKernel {
     if (bind_c_) Bind(c_, in[2]);
     if (prepare_per_run_) PrepareC(in[2]);
     Bind(y_, out[0]);
-    return Execute(step_);
+    GE_RETURN_IF_ERROR(Execute(step_));
+    if (act_values_) {
+      GE_RETURN_IF_ERROR(Wait());
+      RunActivationAfter(act_.act, static_cast<float*>(out[0]), act_values_);
+    }
+    return Status::Ok();
   }
 
  private:
@@ -322,6 +339,8 @@ class MatMulKernel final : public DnnlKernel {
   int64_t c_rows_ = 1, c_cols_ = 1;          // C as given (2-D, broadcast dims 1)
   int64_t c_buf_rows_ = 1, c_buf_cols_ = 1;  // c_ as the primitive reads it
   float beta_ = 1.0f;
+  PostAct act_;  // run after the step when act_values_ > 0
+  int64_t act_values_ = 0;
   std::vector<Step> step_;
 };
 

@@ -4,13 +4,15 @@
 // ThresholdedRelu, Shrink, the trigonometric and hyperbolic functions; IsNaN
 // and IsInf (bool out).
 //
-// The transcendental f32 ops run on the vector-extension math of
+// Sigmoid and Swish run on activation_loop.h (AVX-512/AVX2 picked at run
+// time); the other transcendental f32 ops on the vector-extension math of
 // loop_math.h; the rest are plain loops GCC vectorises. All are safe in
 // place (x == y) and split across OpenMP threads from kParallelMin elements.
 #include <cmath>
 #include <limits>
 
 #include "cpu_kernels.h"
+#include "kernels/activation_loop.h"
 #include "kernels/loop_common.h"
 #include "kernels/loop_math.h"
 
@@ -164,6 +166,16 @@ CreateFn VecOp() {
   return [](const KernelSpec& spec, int64_t n) { return VectorKernel(n, F{}); };
 }
 
+// Sigmoid and Swish on the ISA-dispatched loops a conv ends with
+// (activation_loop.h): AVX-512 or AVX2 where the CPU has it.
+template <act::Fn F>
+Result<KernelPtr> CreateActLoop(const KernelSpec&, int64_t n) {
+  return MakeKernel([n](const void* const* in, void* const* out) {
+    act::Run(F, static_cast<const float*>(in[0]), static_cast<float*>(out[0]), n);
+    return Status::Ok();
+  });
+}
+
 Result<KernelPtr> CreateGelu(const KernelSpec& spec, int64_t n) {
   if (spec.attrs.GetString("approximate", "none") == "tanh") return VectorKernel(n, GeluTanhFn{});
   return VectorKernel(n, GeluErfFn{});
@@ -280,8 +292,8 @@ const std::vector<UnaryOp>& Ops() {
         {D::kUInt64, CreateClip<uint64_t>}},
        3,
        CheckClipBounds},
-      {"Sigmoid", {{D::kFloat32, VecOp<SigmoidFn>()}}},
-      {"Swish", {{D::kFloat32, VecOp<SwishFn>()}}},
+      {"Sigmoid", {{D::kFloat32, CreateActLoop<act::Fn::kSigmoid>}}},
+      {"Swish", {{D::kFloat32, CreateActLoop<act::Fn::kSwish>}}},
       {"Tanh", {{D::kFloat32, VecOp<TanhFn>()}}},
       {"Erf", {{D::kFloat32, VecOp<ErfFn>()}}},
       {"Expm1", {{D::kFloat32, CreateStd<Expm1F>}}},

@@ -7,7 +7,7 @@ namespace ge::test {
 namespace {
 
 hal::TensorInfo Scalar(DataType d) { return hal::TensorInfo{d, {}, 0}; }
-HostTensor Bool(bool b) { return HostTensor::Of<uint8_t>(DataType::kBool, {}, {static_cast<uint8_t>(b)}); }
+HostTensor BoolScalar(bool b) { return HostTensor::Of<uint8_t>(DataType::kBool, {}, {static_cast<uint8_t>(b)}); }
 HostTensor I64(int64_t v) { return HostTensor::I64({}, {v}); }
 
 int32_t Index(const std::string& op, const std::vector<HostTensor>& in) {
@@ -17,8 +17,8 @@ int32_t Index(const std::string& op, const std::vector<HostTensor>& in) {
 }
 
 TEST(ControlKernels, BranchIndexReadsTheFirstElementOfAnyDtype) {
-  EXPECT_EQ(Index("BranchIndex", {Bool(true)}), 0);
-  EXPECT_EQ(Index("BranchIndex", {Bool(false)}), 1);
+  EXPECT_EQ(Index("BranchIndex", {BoolScalar(true)}), 0);
+  EXPECT_EQ(Index("BranchIndex", {BoolScalar(false)}), 1);
   EXPECT_EQ(Index("BranchIndex", {HostTensor::F32({2}, {0.5f, 0.f})}), 0);
   EXPECT_EQ(Index("BranchIndex", {HostTensor::F32({2}, {-0.f, 1.f})}), 1);  // -0 is false
   EXPECT_EQ(Index("BranchIndex", {HostTensor::Of<uint16_t>(DataType::kFloat16, {}, {0x8000})}), 1);
@@ -31,15 +31,15 @@ TEST(ControlKernels, LoopCondIndexStopsOnTheTripCountOrTheCondition) {
   const HostTensor none = HostTensor::Absent();
   EXPECT_EQ(Index("LoopCondIndex", {I64(2), I64(3), none}), 0);
   EXPECT_EQ(Index("LoopCondIndex", {I64(3), I64(3), none}), 1);
-  EXPECT_EQ(Index("LoopCondIndex", {I64(0), none, Bool(true)}), 0);
-  EXPECT_EQ(Index("LoopCondIndex", {I64(0), none, Bool(false)}), 1);
-  EXPECT_EQ(Index("LoopCondIndex", {I64(1), I64(5), Bool(false)}), 1);
-  EXPECT_EQ(Index("LoopCondIndex", {I64(0), I64(0), Bool(true)}), 1);  // zero trips
+  EXPECT_EQ(Index("LoopCondIndex", {I64(0), none, BoolScalar(true)}), 0);
+  EXPECT_EQ(Index("LoopCondIndex", {I64(0), none, BoolScalar(false)}), 1);
+  EXPECT_EQ(Index("LoopCondIndex", {I64(1), I64(5), BoolScalar(false)}), 1);
+  EXPECT_EQ(Index("LoopCondIndex", {I64(0), I64(0), BoolScalar(true)}), 1);  // zero trips
 }
 
 TEST(ControlKernels, LoopInitAndIncrementKeepTheIteration) {
   for (bool given : {false, true}) {
-    auto out = RunKernel("LoopInit", {}, {given ? Bool(false) : HostTensor::Absent()},
+    auto out = RunKernel("LoopInit", {}, {given ? BoolScalar(false) : HostTensor::Absent()},
                          {Scalar(DataType::kInt64), Scalar(DataType::kBool)});
     ASSERT_TRUE(out.ok()) << out.status().ToString();
     EXPECT_EQ((*out)[0].as<int64_t>()[0], 0);

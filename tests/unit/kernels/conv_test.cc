@@ -71,6 +71,7 @@ void CheckConv(const Case& k, uint32_t seed = 1) {
     if (k.act == "Relu") v = std::max(v, 0.0f);
     if (k.act == "Clip") v = std::min(std::max(v, k.amin), k.amax);
     if (k.act == "Sigmoid") v = 1.0f / (1.0f + std::exp(-v));
+    if (k.act == "Swish") v = v / (1.0f + std::exp(-v));
     ref.y[i] = v;
   }
   hal::Attrs a;
@@ -220,6 +221,24 @@ TEST(ConvKernel, FusedClip) {
 }
 
 TEST(ConvKernel, FusedSigmoid) { CheckConv({.x = {1, 4, 6, 6}, .w = {8, 4, 3, 3}, .bias = true, .act = "Sigmoid"}); }
+
+// Swish and Sigmoid run as an own pass after the primitive (activation_loop.h):
+// after the residual is added, over every output value (sizes past the
+// threads' split and not a multiple of the vector).
+TEST(ConvKernel, FusedSwishAfterThePrimitive) {
+  CheckConv({.x = {1, 16, 45, 45}, .w = {24, 16, 1, 1}, .bias = true, .act = "Swish"});
+  CheckConv({.x = {1, 3, 7, 5}, .w = {5, 3, 3, 3}, .pads = {1, 1, 1, 1}, .act = "Swish"});
+}
+
+TEST(ConvKernel, FusedSumThenSwish) {
+  CheckConv({.x = {1, 16, 8, 8}, .w = {32, 16, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Swish", .sum = true});
+}
+
+TEST(ConvKernel, DepthwiseWithSwishAndSigmoid) {
+  for (const char* act : {"Swish", "Sigmoid"})
+    CheckConv({.x = {1, 32, 40, 40}, .w = {32, 1, 3, 3}, .bias = true, .group = 32, .strides = {2, 2},
+               .pads = {1, 1, 1, 1}, .act = act});
+}
 
 TEST(ConvKernel, FusedSumThenRelu) {
   CheckConv({.x = {1, 16, 8, 8}, .w = {32, 16, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Relu", .sum = true});

@@ -26,6 +26,7 @@ std::vector<double> Reference(const std::vector<float>& a, const std::vector<flo
       if (act == "Relu") s = std::max(0.0, s);
       if (act == "Gelu") s = GeluRef(s);
       if (act == "Sigmoid") s = 1.0 / (1.0 + std::exp(-s));
+      if (act == "Swish") s = s / (1.0 + std::exp(-s));
       y[i * n + j] = s;
     }
   return y;
@@ -39,7 +40,7 @@ void ExpectClose(const std::vector<float>& got, const std::vector<double>& want,
 TEST(FusedMatMulKernel, ThreeDimensionalAWithBiasAndActivations) {
   const int64_t b0 = 2, m = 5, k = 7, n = 9;
   const auto a = Values(b0 * m * k, 0.1f, -0.8f), w = Values(k * n, 0.07f, -0.5f, 1), bias = Values(n, 0.2f, -1.f, 2);
-  for (const std::string act : {"", "Relu", "Gelu", "Sigmoid"}) {
+  for (const std::string act : {"", "Relu", "Gelu", "Sigmoid", "Swish"}) {
     for (bool const_w : {false, true}) {
       hal::Attrs attrs;
       if (!act.empty()) attrs.Set("activation", act);
@@ -93,6 +94,20 @@ TEST(MatMulGeluPostOp, GemmAndMatMulTakeGelu) {
                       {hal::TensorInfo{DataType::kFloat32, {m, n}}});
   ASSERT_TRUE(mm.ok()) << mm.status().message();
   ExpectClose((*mm)[0].as<float>(), Reference(a, w, {}, m, k, n, "Gelu"), 1e-5);
+}
+
+// Swish runs as an own pass after the f32 product (activation_loop.h): an
+// output large enough to be split over the threads, not a multiple of the
+// vector.
+TEST(FusedMatMulKernel, LargeSwishOutputAfterThePrimitive) {
+  const int64_t m = 67, k = 20, n = 301;
+  const auto a = Values(m * k, 0.05f, -0.4f), w = Values(k * n, 0.04f, -0.3f, 2), c = Values(n, 0.3f, -2.5f, 1);
+  hal::Attrs attrs;
+  attrs.Set("activation", std::string("Swish"));
+  auto g = RunKernel("Gemm", attrs, {HostTensor::F32({m, k}, a), HostTensor::F32({k, n}, w, true), HostTensor::F32({n}, c)},
+                     {hal::TensorInfo{DataType::kFloat32, {m, n}}});
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  ExpectClose((*g)[0].as<float>(), Reference(a, w, c, m, k, n, "Swish"), 1e-5);
 }
 
 }  // namespace
