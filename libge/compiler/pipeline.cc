@@ -61,6 +61,9 @@ PassManager BuildPipeline() {
   pm.Add(InSubgraphsToo(ConcatConvSplitPass()));
   pm.Add(InSubgraphsToo(ConvPostOpsPass()));
   pm.Add(InSubgraphsToo(GemmPostOpsPass()));
+  // After conv_post_ops, which fuses only into Convs of at most 4 inputs:
+  // the projection conv keeps its residual sum and takes the scale too.
+  pm.Add(InSubgraphsToo(ConvInputScalePass()));
 
   // precision, then layout. After fusion, so the bf16 decisions and the
   // layouts see the final Conv nodes; precision first, so the layout stage

@@ -64,13 +64,24 @@ Status InferConv(InferContext& ctx) {
     return Status::Ok();
   }
   GE_RETURN_IF_ERROR(CheckBias(ctx, out[1]));
-  if (ctx.num_inputs() == 4) {
+  if (ctx.num_inputs() >= 4 && ctx.has_input(3)) {
     // oneDNN's sum post-op adds the residual in place of the result.
     if (ctx.node().GetInt("fused_sum") == 0)
       return ctx.Error("a fourth input (the residual) needs the fused_sum attribute");
     const TensorDesc& r = ctx.input(3);
     if (r.dtype != t || r.dims != out)
       return ctx.Error("the residual " + r.ToString() + " does not match the result " + DimsToString(out));
+  }
+  if (ctx.num_inputs() == 5 && ctx.has_input(4) && !ctx.input(4).unknown_rank() && !ctx.input(0).unknown_rank()) {
+    // conv_input_scale: X times input 4 per channel, [N, C, 1, ...].
+    const TensorDesc& x = ctx.input(0);
+    const TensorDesc& s = ctx.input(4);
+    Dims want(x.dims.size(), 1);
+    want[0] = x.dims[0];
+    want[1] = x.dims[1];
+    if (s.dims != want)
+      return ctx.Error("the input scale " + s.ToString() + " must be one value per image and channel, " +
+                       DimsToString(want));
   }
   infer::SetOutput(ctx, 0, t, std::move(out));
   return Status::Ok();
@@ -132,10 +143,11 @@ Result<Dims> infer::ConvOutDims(InferContext& ctx, size_t ix, size_t iw) {
 
 void RegisterConvOps(OpRegistry& r) {
   const std::map<std::string, AttrValue> defaults = {{"auto_pad", std::string("NOTSET")}, {"group", int64_t{1}}};
-  // Input 3 exists only after fusion: the residual of a fused_sum Conv.
+  // Inputs 3 and 4 exist only after fusion: the residual of a fused_sum Conv
+  // (conv_post_ops) and a per-channel scale of X (conv_input_scale).
   // With fused_sum the kernel adds the residual (input 3) into its output:
   // computed over the residual's memory, it needs no copy of it first.
-  r.Register(OpBuilder("Conv").Inputs(2, 4).Defaults(defaults).Infer(InferConv).InplaceOver(0, 3));
+  r.Register(OpBuilder("Conv").Inputs(2, 5).Defaults(defaults).Infer(InferConv).InplaceOver(0, 3));
   r.Register(OpBuilder("ConvTranspose").Inputs(2, 3).Defaults(defaults).Infer(InferConvTranspose));
 }
 

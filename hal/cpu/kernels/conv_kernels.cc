@@ -1,7 +1,9 @@
 // ONNX Conv on oneDNN (1-D/2-D/3-D, grouped and depthwise), with optional
 // fused post-ops set by the compiler: "fused_sum" (a 4th input added to the
 // result) then "activation" (Relu, Clip, HardSwish, ... as oneDNN post-ops;
-// Sigmoid and Swish by an own pass over the f32 output, RunsAfterPrimitive). "conv_algorithm" =
+// Sigmoid and Swish by an own pass over the f32 output, RunsAfterPrimitive).
+// An optional input 4 scales X per channel (conv_input_scale: a
+// squeeze-excitation gate), folded into the weights as they are reordered. "conv_algorithm" =
 // "winograd" (the compiler's conv_winograd pass) asks for oneDNN's Winograd
 // algorithm; where this CPU has none for the shape (a .om moved to an AVX2
 // machine) the conv runs direct, as GE_KERNEL_VERBOSE shows.
@@ -17,6 +19,7 @@
 
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "kernels/loop_common.h"
 #include "kernels/packed_weights.h"
 
 namespace ge::hal {
@@ -29,6 +32,7 @@ struct ConvPlan {
   int64_t group = 1;
   bool has_bias = false;
   bool fused_sum = false;
+  bool input_scale = false;  // input 4: X's channels scaled (folded into the weights per run)
   bool winograd = false;  // asked for; ConvPd falls back to direct
   Activation act;
   bool act_after = false;  // act runs after the primitive (RunsAfterPrimitive), not as its post-op
@@ -36,16 +40,53 @@ struct ConvPlan {
   std::vector<int64_t> w_dims;  // oneDNN weights dims: [g, M/g, C/g, k...] when grouped
 };
 
+// Input 4, the conv_input_scale pass's per-channel scale of X (an SE gate),
+// folded into the weights each run: conv(x * s, W) = conv(x, W * s) per
+// input channel. One image, one group (the scaled weights are one set), f32
+// [1, C, 1, ...]: the same bytes in every layout, so any channel_block.
+Status CheckInputScale(const KernelSpec& spec, int64_t group) {
+  const TensorInfo& x = spec.inputs[0];
+  const TensorInfo& s = spec.inputs[4];
+  std::vector<int64_t> want(x.dims.size(), 1);
+  want[1] = x.dims[1];
+  if (s.dims != want) return InvalidArgument("Conv: input scale " + DimsString(s.dims) + " must be " + DimsString(want));
+  if (s.dtype != DataType::kFloat32) return Unsupported("Conv: the input scale must be f32");
+  if (x.dims[0] != 1) return Unsupported("Conv: an input scale needs a batch of 1 (one set of scaled weights)");
+  if (group != 1) return Unsupported("Conv: an input scale needs group 1");
+  return Status::Ok();
+}
+
+// The input channel each value of f32 weights [M, C, k...] laid out as
+// `packed` multiplies: the channel numbers, reordered like the weights
+// (padding gets 0, and its weights are 0).
+Result<std::vector<int32_t>> InputChannelOfWeights(const std::vector<int64_t>& w_dims,
+                                                   const dnnl::memory::desc& packed, const dnnl::stream& s) {
+  dnnl::memory plain(PlainDesc(w_dims, dnnl::memory::data_type::f32), Engine());
+  dnnl::memory laid_out(packed, Engine());
+  int64_t inner = 1;
+  for (size_t i = 2; i < w_dims.size(); ++i) inner *= w_dims[i];
+  auto* v = static_cast<float*>(plain.get_data_handle());
+  for (int64_t i = 0, n = NumElements(w_dims); i < n; ++i) v[i] = static_cast<float>((i / inner) % w_dims[1]);
+  GE_RETURN_IF_ERROR(ReorderNow(s, plain, laid_out));
+  const auto* c = static_cast<const float*>(laid_out.get_data_handle());
+  std::vector<int32_t> out(packed.get_size() / sizeof(float));
+  for (size_t j = 0; j < out.size(); ++j) out[j] = static_cast<int32_t>(c[j]);
+  return out;
+}
+
 Result<ConvPlan> PlanConv(const KernelSpec& spec) {
   ConvPlan p;
   const auto& a = spec.attrs;
   p.fused_sum = a.GetInt("fused_sum", 0) != 0;
-  const size_t want_inputs = p.fused_sum ? 4 : 3;
+  p.input_scale = spec.inputs.size() > 4 && spec.inputs[4].present();
+  const size_t want_inputs = p.input_scale ? 5 : p.fused_sum ? 4 : 3;
   if (spec.inputs.size() < 2 || spec.inputs.size() > want_inputs)
     return InvalidArgument("Conv takes X, W, optional B" + std::string(p.fused_sum ? " and the fused_sum input" : "") +
-                           ", got " + std::to_string(spec.inputs.size()) + " inputs");
-  if (p.fused_sum && (spec.inputs.size() != 4 || !spec.inputs[3].present()))
-    return InvalidArgument("Conv with fused_sum=1 needs the residual as input 3");
+                           " and an optional input scale (input 4), got " + std::to_string(spec.inputs.size()) +
+                           " inputs");
+  if (p.fused_sum != (spec.inputs.size() > 3 && spec.inputs[3].present()))
+    return InvalidArgument(p.fused_sum ? "Conv with fused_sum=1 needs the residual as input 3"
+                                       : "Conv: input 3 (a residual) needs fused_sum=1");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "Conv has one output"));
   GE_RETURN_IF_ERROR(RequireStaticFloat(spec));
   // bf16 X computes in bf16 (f32 weights are converted when packed); the
@@ -60,7 +101,7 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(CheckLayout(spec.outputs[0], "Conv Y"));
   // The residual may share the output's buffer (in place), so it must share
   // its layout too.
-  if (spec.inputs.size() > 3 && spec.inputs[3].channel_block != spec.outputs[0].channel_block)
+  if (p.fused_sum && spec.inputs[3].channel_block != spec.outputs[0].channel_block)
     return Unsupported("Conv: the fused_sum input must have the output's layout");
   const auto& x = spec.inputs[0].dims;
   const auto& w = spec.inputs[1].dims;
@@ -89,12 +130,13 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
   if (p.fused_sum && spec.inputs[3].dims != y)
     return InvalidArgument("Conv: fused_sum input " + DimsString(spec.inputs[3].dims) + " must have the output shape " +
                            DimsString(y));
+  if (p.input_scale) GE_RETURN_IF_ERROR(CheckInputScale(spec, p.group));
   GE_ASSIGN_OR_RETURN(p.act, ParseActivation(a));
   p.act_after = spec.outputs[0].dtype == DataType::kFloat32 && RunsAfterPrimitive(p.act);
   const std::string algorithm = a.GetString("conv_algorithm", "direct");
   if (algorithm != "direct" && algorithm != "winograd")
     return InvalidArgument("Conv: conv_algorithm \"" + algorithm + "\" (direct or winograd)");
-  p.winograd = algorithm == "winograd";
+  p.winograd = algorithm == "winograd" && !p.input_scale;  // no scaled reorder into Winograd's weights
   if (p.group == 1) {
     p.w_dims = w;
   } else {
@@ -160,7 +202,16 @@ class ConvKernel final : public DnnlKernel {
     const void* w_const = spec.ConstInput(1);
     if (w_const) Bind(w_, w_const);
     bind_w_ = !w_const;
-    if (pd.weights_desc() != w_.get_desc()) {
+    // With an input scale, constant f32 weights are packed as usual and
+    // multiplied per run into a copy (ScaleWeights); others are reordered
+    // per run by a reorder that scales them.
+    const bool scale_packed = p.input_scale && w_const && pd.weights_desc().data_type() == dnnl::memory::data_type::f32;
+    if (p.input_scale && !scale_packed) {
+      // the reorder's scale per input channel, dim 1 of [M, C, k...]
+      scale_ = UserMemory(PlainDesc({spec.inputs[0].dims[1]}, dnnl::memory::data_type::f32));
+      w = Temporary(pd.weights_desc());
+      steps_.push_back(MakeScaledReorder(w_, w, 1 << 1, scale_));
+    } else if (pd.weights_desc() != w_.get_desc()) {
       if (w_const) {
         // packed ahead (the .om) or once here
         GE_ASSIGN_OR_RETURN(packed_w_, PackedWeights(spec, 1, stream(), w_, pd.weights_desc()));
@@ -169,6 +220,12 @@ class ConvKernel final : public DnnlKernel {
         w = Temporary(pd.weights_desc());
         steps_.push_back(MakeReorder(w_, w));
       }
+    }
+    if (scale_packed) {
+      GE_ASSIGN_OR_RETURN(weight_channel_, InputChannelOfWeights(p.w_dims, w.get_desc(), stream()));
+      unscaled_w_ = static_cast<const float*>(w.get_data_handle());
+      w = dnnl::memory(w.get_desc(), Engine());  // this kernel's scaled copy
+      scaled_w_ = static_cast<float*>(w.get_data_handle());
     }
     if (p.has_bias) {
       const void* b_const = spec.ConstInput(2);
@@ -190,7 +247,8 @@ class ConvKernel final : public DnnlKernel {
     LogImpl(spec, "conv", pd,
             std::string(x != x_ ? "src:reordered" : std::string("src:") + layout(spec.inputs[0])) +
                 (reorder_dst ? " dst:reordered" : std::string(" dst:") + layout(spec.outputs[0])) +
-                (w != w_ ? (w_const ? (spec.Packed(1) && packed_w_->get_data_handle() == spec.Packed(1)->data
+                (p.input_scale ? (scale_packed ? " weights:packed,scaled-per-run" : " weights:reordered-scaled-per-run")
+                 : w != w_ ? (w_const ? (spec.Packed(1) && packed_w_->get_data_handle() == spec.Packed(1)->data
                                            ? " weights:packed-ahead"
                                            : " weights:packed-once")
                                     : " weights:reordered-per-run")
@@ -209,6 +267,8 @@ class ConvKernel final : public DnnlKernel {
     Bind(x_, in[0]);
     if (bind_w_) Bind(w_, in[1]);
     if (has_bias_ && bind_b_) Bind(b_, in[2]);
+    if (scale_) Bind(scale_, in[4]);
+    if (scaled_w_) ScaleWeights(static_cast<const float*>(in[4]));
     Bind(y_, out[0]);
     if (fused_sum_) {
       Bind(sum_, in[3]);
@@ -223,7 +283,18 @@ class ConvKernel final : public DnnlKernel {
   }
 
  private:
-  dnnl::memory x_, w_, b_, y_, sum_;
+  // scaled_w_[j] = unscaled_w_[j] * s[weight_channel_[j]], over the packed weights.
+  void ScaleWeights(const float* s) const {
+    const int32_t* c = weight_channel_.data();
+    ParallelFor(static_cast<int64_t>(weight_channel_.size()), [&](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) scaled_w_[j] = unscaled_w_[j] * s[c[j]];
+    });
+  }
+
+  dnnl::memory x_, w_, b_, y_, sum_, scale_;
+  std::vector<int32_t> weight_channel_;  // input channel of each packed weight
+  const float* unscaled_w_ = nullptr;
+  float* scaled_w_ = nullptr;
   std::shared_ptr<const dnnl::memory> packed_w_;  // constant weights, shared with other kernels
   bool bind_w_ = true, bind_b_ = true, has_bias_ = false, fused_sum_ = false;
   size_t copy_sum_bytes_ = 0;
@@ -250,6 +321,8 @@ Result<std::vector<PackedConstant>> PackConv(const KernelSpec& spec) {
     const void* w = spec.ConstInput(1);
     if (!w) return std::vector<PackedConstant>{};
     GE_ASSIGN_OR_RETURN(ConvPlan p, PlanConv(spec));
+    // bf16 weights are scaled as they are reordered, per run, from the plain ones
+    if (p.input_scale && spec.inputs[0].dtype != DataType::kFloat32) return std::vector<PackedConstant>{};
     const auto pd = ConvPd(spec, p);
     dnnl::memory plain(PlainDesc(p.w_dims, ToDnnl(spec.inputs[1].dtype)), Engine(), const_cast<void*>(w));
     return PackAhead(1, plain, pd.weights_desc());

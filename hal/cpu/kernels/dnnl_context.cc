@@ -385,6 +385,13 @@ Step MakeReorder(const dnnl::memory& src, const dnnl::memory& dst, float scale) 
   return Step(dnnl::reorder(pd), pd, {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}});
 }
 
+Step MakeScaledReorder(const dnnl::memory& src, const dnnl::memory& dst, int mask, const dnnl::memory& scales) {
+  dnnl::primitive_attr attr = ScratchpadAttr();
+  attr.set_output_scales(mask, {DNNL_RUNTIME_F32_VAL});
+  dnnl::reorder::primitive_desc pd(src, dst, attr);
+  return Step(dnnl::reorder(pd), pd, {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}, {DNNL_ARG_ATTR_OUTPUT_SCALES, scales}});
+}
+
 Status ReorderNow(const dnnl::stream& s, const dnnl::memory& src, const dnnl::memory& dst, float scale) {
   GE_RETURN_IF_ERROR(MakeReorder(src, dst, scale).Execute(s));
   if (dnnl_stream_wait(s.get()) != dnnl_success) return Internal("oneDNN reorder failed");

@@ -151,6 +151,10 @@ Status ExecuteAndWait(const dnnl::stream& s, const std::vector<Step>& steps);
 
 // A reorder src -> dst (any layouts, same dims); scale multiplies the values.
 Step MakeReorder(const dnnl::memory& src, const dnnl::memory& dst, float scale = 1.0f);
+// A reorder src -> dst that multiplies by scales given at run time: the f32
+// memory `scales` holds one value per index of the dims in `mask` (bit d:
+// dim d), e.g. mask 2 scales a conv's weights per input channel.
+Step MakeScaledReorder(const dnnl::memory& src, const dnnl::memory& dst, int mask, const dnnl::memory& scales);
 // Runs a one-off reorder now (Create-time weight packing).
 Status ReorderNow(const dnnl::stream& s, const dnnl::memory& src, const dnnl::memory& dst, float scale = 1.0f);
 

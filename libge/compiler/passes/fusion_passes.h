@@ -24,6 +24,7 @@ Pass MatMulAddToGemmPass();    // matmul_add_to_gemm
 Pass ConcatConvSplitPass();    // concat_conv_split
 Pass ConvPostOpsPass();        // conv_post_ops
 Pass GemmPostOpsPass();        // gemm_post_ops
+Pass ConvInputScalePass();     // conv_input_scale
 
 // concat_conv_split's cost guard: the most partial convs one Concat may
 // become (its inputs times the convs reading it, through pushed pools).

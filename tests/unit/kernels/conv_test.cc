@@ -58,13 +58,18 @@ struct Case {
   float amin = 0, amax = 0;
   bool sum = false;
   bool winograd = false;  // conv_algorithm = "winograd"
+  bool input_scale = false;  // input 4 scales X per channel
   float tol = 1e-4f;
 };
 
 // Runs the kernel and the reference on the same random data.
 void CheckConv(const Case& k, uint32_t seed = 1) {
   auto x = Random(Count(k.x), seed), w = Random(Count(k.w), seed + 1), b = Random(k.w[0], seed + 2);
-  ConvRef ref = RefConv2D(x, k.x, w, k.w, k.bias ? &b : nullptr, k.group, k.strides, k.pads, k.dil);
+  const auto scale = Random(k.x[1], seed + 4);
+  std::vector<float> x_ref = x;  // what the conv sees: x * scale[c] with an input scale
+  if (k.input_scale)
+    for (size_t i = 0; i < x_ref.size(); ++i) x_ref[i] *= scale[(i / (k.x[2] * k.x[3])) % k.x[1]];
+  ConvRef ref = RefConv2D(x_ref, k.x, w, k.w, k.bias ? &b : nullptr, k.group, k.strides, k.pads, k.dil);
   auto res = Random(Count(ref.y_dims), seed + 3);
   for (size_t i = 0; i < ref.y.size(); ++i) {
     float v = ref.y[i] + (k.sum ? res[i] : 0.0f);
@@ -95,6 +100,10 @@ void CheckConv(const Case& k, uint32_t seed = 1) {
   if (k.sum) {
     a.Set("fused_sum", int64_t{1});
     in.push_back(HostTensor::F32(ref.y_dims, res));
+  }
+  if (k.input_scale) {
+    if (!k.sum) in.push_back(HostTensor::Absent());
+    in.push_back(HostTensor::F32({1, k.x[1], 1, 1}, scale));
   }
   auto out = RunKernel("Conv", a, in, {{DataType::kFloat32, ref.y_dims}});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
@@ -228,6 +237,36 @@ TEST(ConvKernel, FusedSigmoid) { CheckConv({.x = {1, 4, 6, 6}, .w = {8, 4, 3, 3}
 TEST(ConvKernel, FusedSwishAfterThePrimitive) {
   CheckConv({.x = {1, 16, 45, 45}, .w = {24, 16, 1, 1}, .bias = true, .act = "Swish"});
   CheckConv({.x = {1, 3, 7, 5}, .w = {5, 3, 3, 3}, .pads = {1, 1, 1, 1}, .act = "Swish"});
+}
+
+// conv_input_scale's input 4 (an SE gate): X scaled per channel, folded
+// into the weights per run, constant or not, with the other post-ops.
+TEST(ConvKernel, InputScaleScalesXPerChannel) {
+  CheckConv({.x = {1, 24, 9, 9}, .w = {16, 24, 1, 1}, .bias = true, .input_scale = true});
+  CheckConv({.x = {1, 24, 9, 9}, .w = {16, 24, 1, 1}, .const_w = false, .input_scale = true});
+  CheckConv({.x = {1, 8, 7, 7}, .w = {16, 8, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}, .act = "Swish", .sum = true,
+             .input_scale = true});
+}
+
+TEST(ConvKernel, InputScaleNeedsOneImageAndOneGroup) {
+  hal::KernelSpec spec;
+  spec.op = "Conv";
+  spec.name = "c";
+  spec.inputs = {{DataType::kFloat32, {2, 8, 5, 5}}, {DataType::kFloat32, {4, 8, 1, 1}}, {DataType::kFloat32, {4}},
+                 {}, {DataType::kFloat32, {2, 8, 1, 1}}};
+  spec.outputs = {{DataType::kFloat32, {2, 4, 5, 5}}};
+  spec.attrs.Set("kernel_shape", dims{1, 1});
+  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());  // two images
+  spec.inputs[0].dims = {1, 8, 5, 5};
+  spec.outputs[0].dims = {1, 4, 5, 5};
+  spec.inputs[4].dims = {1, 8, 1, 1};
+  EXPECT_TRUE(Cpu().kernels().Supports(spec).ok());
+  spec.inputs[4].dims = {1, 8, 5, 5};
+  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());  // not one value per channel
+  spec.inputs[4].dims = {1, 8, 1, 1};
+  spec.attrs.Set("group", int64_t{2});
+  spec.inputs[1].dims = {4, 4, 1, 1};
+  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());  // grouped
 }
 
 TEST(ConvKernel, FusedSumThenSwish) {

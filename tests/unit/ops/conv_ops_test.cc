@@ -38,6 +38,16 @@ TEST(Conv, AFusedResidualInputMatchesTheResult) {
   EXPECT_TRUE(FailsWith(wrong, {"the residual f32[1,8,8,8] does not match the result [1,8,6,6]"}));
 }
 
+// Input 4 (conv_input_scale): one value per image and input channel.
+TEST(Conv, AnInputScaleHasOneValuePerChannel) {
+  OpGraph ok("Conv");
+  ok.In(F32({1, 4, 8, 8})).In(F32({8, 4, 1, 1})).In(F32({8})).Absent().In(F32({1, 4, 1, 1}));
+  EXPECT_EQ(InferOut(ok), "f32[1,8,8,8]");
+  OpGraph wrong("Conv");
+  wrong.In(F32({1, 4, 8, 8})).In(F32({8, 4, 1, 1})).In(F32({8})).Absent().In(F32({1, 4, 8, 8}));
+  EXPECT_TRUE(FailsWith(wrong, {"the input scale f32[1,4,8,8] must be one value per image and channel, [1,4,1,1]"}));
+}
+
 TEST(Conv, ChannelsMustMatchWeightsTimesGroup) {
   OpGraph g("Conv", 1, "conv3");
   g.In(F32({1, 8, 16, 16})).In(F32({16, 3, 3, 3})).Int("group", 2);

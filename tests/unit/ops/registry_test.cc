@@ -46,7 +46,7 @@ TEST(OpRegistry, ArityIsPrecise) {
   EXPECT_EQ(arity("Concat"), (std::vector<int>{1, -1, 1, 1}));
   EXPECT_EQ(arity("Split"), (std::vector<int>{1, 2, 1, -1}));
   EXPECT_EQ(arity("Clip"), (std::vector<int>{1, 3, 1, 1}));
-  EXPECT_EQ(arity("Conv"), (std::vector<int>{2, 4, 1, 1}));  // input 3: a fused_sum residual
+  EXPECT_EQ(arity("Conv"), (std::vector<int>{2, 5, 1, 1}));  // 3: a fused_sum residual, 4: an input scale
   EXPECT_EQ(arity("Gemm"), (std::vector<int>{2, 3, 1, 1}));
   EXPECT_EQ(arity("Slice"), (std::vector<int>{3, 5, 1, 1}));
   EXPECT_EQ(arity("MaxPool"), (std::vector<int>{1, 1, 1, 2}));
