@@ -3,7 +3,9 @@
 // result) then "activation" (Relu, Clip, HardSwish, ... as oneDNN post-ops;
 // Sigmoid and Swish by an own pass over the f32 output, RunsAfterPrimitive).
 // An optional input 4 scales X per channel (conv_input_scale: a
-// squeeze-excitation gate), folded into the weights as they are reordered. "conv_algorithm" =
+// squeeze-excitation gate), folded into the weights as they are reordered.
+// A conv over 1x1 images with few weights is a matrix-vector product and
+// runs on conv_gemv.h's loop instead of oneDNN. "conv_algorithm" =
 // "winograd" (the compiler's conv_winograd pass) asks for oneDNN's Winograd
 // algorithm; where this CPU has none for the shape (a .om moved to an AVX2
 // machine) the conv runs direct, as GE_KERNEL_VERBOSE shows.
@@ -18,6 +20,7 @@
 #include <cstring>
 
 #include "cpu_kernels.h"
+#include "kernels/conv_gemv.h"
 #include "kernels/dnnl_context.h"
 #include "kernels/loop_common.h"
 #include "kernels/packed_weights.h"
@@ -310,6 +313,7 @@ Status SupportsConv(const KernelSpec& spec) {
 Result<std::unique_ptr<Kernel>> CreateConv(const KernelSpec& spec) {
   return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
     GE_ASSIGN_OR_RETURN(ConvPlan p, PlanConv(spec));
+    if (ConvIsGemv(spec)) return CreateConvGemv(spec);
     auto k = std::make_unique<ConvKernel>(spec);
     GE_RETURN_IF_ERROR(k->Init(spec, p));
     return std::unique_ptr<Kernel>(std::move(k));
@@ -319,7 +323,7 @@ Result<std::unique_ptr<Kernel>> CreateConv(const KernelSpec& spec) {
 Result<std::vector<PackedConstant>> PackConv(const KernelSpec& spec) {
   return Guard(spec, [&]() -> Result<std::vector<PackedConstant>> {
     const void* w = spec.ConstInput(1);
-    if (!w) return std::vector<PackedConstant>{};
+    if (!w || ConvIsGemv(spec)) return std::vector<PackedConstant>{};  // the GEMV reads W as it is
     GE_ASSIGN_OR_RETURN(ConvPlan p, PlanConv(spec));
     // bf16 weights are scaled as they are reordered, per run, from the plain ones
     if (p.input_scale && spec.inputs[0].dtype != DataType::kFloat32) return std::vector<PackedConstant>{};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "kernels/conv_gemv.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -267,6 +268,62 @@ TEST(ConvKernel, InputScaleNeedsOneImageAndOneGroup) {
   spec.attrs.Set("group", int64_t{2});
   spec.inputs[1].dims = {4, 4, 1, 1};
   EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());  // grouped
+}
+
+// A conv over 1x1 images with constant weights runs on conv_gemv.h's loop:
+// every activation, with and without bias, two images, blocked layouts.
+TEST(ConvKernel, MatrixVectorConvsOnTheOwnLoop) {
+  for (const char* act : {"", "Relu", "Clip", "Sigmoid", "Swish", "HardSwish", "HardSigmoid"}) {
+    Case k{.x = {2, 40, 1, 1}, .w = {24, 40, 1, 1}, .bias = true, .act = act, .amin = -0.2f, .amax = 0.3f};
+    if (std::string(act) == "HardSwish" || std::string(act) == "HardSigmoid") {
+      // the reference below has no formula for these: compare with the same conv on oneDNN (not constant W)
+      auto x = Random(40 * 2, 7), w = Random(24 * 40, 8), b = Random(24, 9);
+      hal::Attrs a;
+      a.Set("kernel_shape", dims{1, 1});
+      a.Set("activation", std::string(act));
+      auto run = [&](bool const_w) {
+        return RunKernel("Conv", a,
+                         {HostTensor::F32(k.x, x), HostTensor::F32(k.w, w, const_w), HostTensor::F32({24}, b, const_w)},
+                         {{DataType::kFloat32, {2, 24, 1, 1}}});
+      };
+      auto own = run(true), dnnl = run(false);
+      ASSERT_TRUE(own.ok() && dnnl.ok()) << act;
+      ExpectNear((*own)[0].as<float>(), (*dnnl)[0].as<float>(), 1e-5f);
+      continue;
+    }
+    CheckConv(k);
+    k.bias = false;
+    CheckConv(k, 3);
+  }
+}
+
+TEST(ConvKernel, MatrixVectorChoice) {
+  hal::KernelSpec spec;
+  spec.op = "Conv";
+  spec.name = "c";
+  spec.inputs = {{DataType::kFloat32, {1, 96, 1, 1}}, {DataType::kFloat32, {4, 96, 1, 1}}, {DataType::kFloat32, {4}}};
+  spec.outputs = {{DataType::kFloat32, {1, 4, 1, 1}}};
+  std::vector<float> w(4 * 96, 0.5f);
+  spec.const_inputs = {nullptr, w.data()};
+  EXPECT_TRUE(hal::ConvIsGemv(spec));
+  spec.inputs[0].channel_block = hal::kChannelsLast;  // [N, C, 1, 1] is the same bytes in every layout
+  EXPECT_TRUE(hal::ConvIsGemv(spec));
+  auto other = spec;
+  other.const_inputs = {};
+  EXPECT_FALSE(hal::ConvIsGemv(other));  // W computed at run time
+  other = spec;
+  other.attrs.Set("pads", dims{0, 0, 0, 0});
+  EXPECT_TRUE(hal::ConvIsGemv(other));
+  other.attrs.Set("pads", dims{1, 1, 1, 1});
+  other.attrs.Set("strides", dims{3, 3});
+  EXPECT_FALSE(hal::ConvIsGemv(other));  // the one output reads the padding
+  other = spec;
+  other.inputs[0].dims = {1, 96, 2, 2};
+  EXPECT_FALSE(hal::ConvIsGemv(other));
+  other = spec;
+  other.inputs[1].dims = {1024, 96, 1, 1};
+  other.outputs[0].dims = {1, 1024, 1, 1};
+  EXPECT_FALSE(hal::ConvIsGemv(other));  // more than kConvGemvMaxMacs
 }
 
 TEST(ConvKernel, FusedSumThenSwish) {
