@@ -105,6 +105,10 @@ function summarize(engine, runs) {
     runs: sorted.length,
     load_ms: round(median(load), 1),
     peak_rss_mb: round(median(rss), 1),
+    // The spread shows a bimodal engine (onnxruntime's BERT-sized models land near 425 or 610 MB
+    // from one process to the next), which the median alone hides.
+    peak_rss_mb_min: rss.length ? round(Math.min(...rss), 1) : null,
+    peak_rss_mb_max: rss.length ? round(Math.max(...rss), 1) : null,
     golden: golden || '-',
     flops,
     error,
@@ -192,7 +196,9 @@ function textTable(r) {
   const rows = [COLUMNS.map((c) => c[0])].concat(r.models.map((m) => COLUMNS.map((c) => String(c[1](m)))));
   const w = COLUMNS.map((_, i) => Math.max(...rows.map((row) => (i === COLUMNS.length - 1 ? 0 : row[i].length))));
   const lines = rows.map((row) => row.map((v, i) => (i === 0 || i === COLUMNS.length - 1 ? v.padEnd(w[i]) : v.padStart(w[i]))).join('  ').trimEnd());
-  return lines.join('\n') + '\n' + summaryLine(r) + '\n';
+  const spread = rssSpread(r);
+  const spreadLine = spread.length ? `# peak RSS varied by more than 10 % across the rounds (min-max MB): ${spread.join('; ')}\n` : '';
+  return lines.join('\n') + '\n' + summaryLine(r) + '\n' + spreadLine;
 }
 
 function summaryLine(r) {
@@ -216,7 +222,22 @@ function markdown(r) {
   s += 'ms: p50 latency over every timed run; ratios ge / onnxruntime (< 1: ge faster); load: median process load ' +
     'time; RSS: median peak resident memory of the process; GFLOP/s: the model\'s FLOPs (ge-dump flops) / p50, ' +
     'and as % of the roof (ge-conv-roof); golden: output vs MODEL.output.npy.\n';
+  const spread = rssSpread(r);
+  if (spread.length) s += `\nPeak RSS varied by more than 10 % across the rounds (min-max MB): ${spread.join('; ')}.\n`;
   return s;
+}
+
+// "model engine min-max" for every engine whose peak RSS differs by more than 10 % between rounds.
+function rssSpread(r) {
+  const out = [];
+  for (const row of r.models) {
+    for (const e of ENGINES) {
+      const x = row[e];
+      if (!x || x.peak_rss_mb_min === null || x.peak_rss_mb_max === null) continue;
+      if (x.peak_rss_mb_max > 1.1 * x.peak_rss_mb_min) out.push(`${row.model} ${e} ${f(x.peak_rss_mb_min, 0)}-${f(x.peak_rss_mb_max, 0)}`);
+    }
+  }
+  return out;
 }
 
 // Two bars per model (sink/ort, v2/ort) against the line at 1.0 (onnxruntime).

@@ -22,7 +22,10 @@
 # in the output dir (--out DIR, default OUT_DIR or bench-out/ in the repo, gitignored):
 #   report.md    the table in Markdown with the date, CPU and settings
 #   report.json  {meta, models: [{model, flops, sink|v2|ort: {p50_ms, p90_ms, runs, load_ms,
-#                peak_rss_mb, golden, gflops_per_s, roof_pct}, ratio_sink, ratio_v2, ...}], summary}
+#                peak_rss_mb, peak_rss_mb_min, peak_rss_mb_max, golden, gflops_per_s, roof_pct},
+#                ratio_sink, ratio_v2, ...}], summary}
+#                (peak_rss_mb is the median over the rounds; min and max show a bimodal engine, and
+#                both tables list every engine whose RSS spread over 10 %)
 #   report.svg   a bar chart of ge/onnxruntime per model (sink and v2), for a browser
 # Columns: sink/v2/ort ms = p50; sink/ort, v2/ort = ratio (< 1: ge faster); load ms and RSS MB per
 # engine; GFLOP/s and % of the roof; golden = PASS/FAIL/- per engine; note = the first error.

@@ -70,6 +70,8 @@ TEST_F(BenchVsOrt, WritesTheReportFilesAndJson) {
     EXPECT_EQ(m[e]["runs"], 6) << e << ": ROUNDS x RUNS timed runs";
     EXPECT_GT(m[e]["p50_ms"].get<double>(), 0) << e;
     EXPECT_GT(m[e]["peak_rss_mb"].get<double>(), 0) << e;
+    EXPECT_LE(m[e]["peak_rss_mb_min"].get<double>(), m[e]["peak_rss_mb"].get<double>()) << e;
+    EXPECT_GE(m[e]["peak_rss_mb_max"].get<double>(), m[e]["peak_rss_mb"].get<double>()) << e;
     EXPECT_GT(m[e]["load_ms"].get<double>(), 0) << e;
     EXPECT_EQ(m[e]["golden"], "PASS") << e;
   }
