@@ -324,12 +324,13 @@ int PrecisionMain(const CompileFlags& flags, const PrecisionFlags& pf) {
     std::fputs(ge::tools::PrecisionSearchJson(*r, flags.model).c_str(), stdout);
   } else {
     std::printf("every op in bf16: cosine %.7f (%zu ops can run in bf16)\n", r->all_bf16_cosine, r->candidates.size());
-    if (r->kept > 0) {
+    if (r->prefix > 0) {
       std::printf("%-4s %-52s %-12s %10s %14s\n", "rank", "op", "type", "GFLOP", "alone: cosine");
-      for (size_t i = 0; i < r->candidates.size() && i < r->kept + 3; ++i) {
+      for (size_t i = 0; i < r->candidates.size() && i < r->prefix + 3; ++i) {
         const auto& c = r->candidates[i];
+        const char* verdict = c.keep_fp32 ? "float32" : i < r->prefix ? "bf16 (pruned)" : "";
         std::printf("%-4zu %-52s %-12s %10.3f %14.7f %s\n", i + 1, c.name.c_str(), c.type.c_str(),
-                    static_cast<double>(c.flops) * 1e-9, c.alone_cosine, c.keep_fp32 ? "float32" : "");
+                    static_cast<double>(c.flops) * 1e-9, c.alone_cosine, verdict);
       }
     }
     std::printf("keep %zu of %zu ops in float32 (%.1f %% of their FLOPs): cosine %.7f, target %.6f %s\n", r->kept,

@@ -289,7 +289,7 @@ class ConvKernel final : public DnnlKernel {
   // scaled_w_[j] = unscaled_w_[j] * s[weight_channel_[j]], over the packed weights.
   void ScaleWeights(const float* s) const {
     const int32_t* c = weight_channel_.data();
-    ParallelFor(static_cast<int64_t>(weight_channel_.size()), [&](int64_t b, int64_t e) {
+    loop::ParallelFor(static_cast<int64_t>(weight_channel_.size()), [&](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) scaled_w_[j] = unscaled_w_[j] * s[c[j]];
     });
   }

@@ -13,6 +13,7 @@
 #include "cpu_kernels.h"
 #include "ge_base/bfloat16.h"
 #include "ge_base/float16.h"
+#include "kernels/bf16_convert.h"
 #include "kernels/loop_broadcast.h"
 #include "kernels/loop_convert.h"
 
@@ -305,6 +306,18 @@ using Storage = std::conditional_t<Float16Format<T>, uint16_t, T>;
 
 template <typename From, typename To>
 Result<KernelPtr> CastKernel(int64_t n, bool truncate) {
+  // The mixed-precision boundaries: vector loops (bf16_convert.h).
+  if constexpr (std::is_same_v<From, float> && std::is_same_v<To, BFloat16Format>) {
+    return MakeKernel([n, truncate](const void* const* in, void* const* out) {
+      bf16::FromFloat(static_cast<const float*>(in[0]), static_cast<uint16_t*>(out[0]), n, truncate);
+      return Status::Ok();
+    });
+  } else if constexpr (std::is_same_v<From, BFloat16Format> && std::is_same_v<To, float>) {
+    return MakeKernel([n](const void* const* in, void* const* out) {
+      bf16::ToFloat(static_cast<const uint16_t*>(in[0]), static_cast<float*>(out[0]), n);
+      return Status::Ok();
+    });
+  }
   return MakeKernel([n, truncate](const void* const* in, void* const* out) {
     const auto* x = static_cast<const Storage<From>*>(in[0]);
     auto* y = static_cast<Storage<To>*>(out[0]);

@@ -93,16 +93,21 @@ TEST_F(PrecisionSearchTest, KeepsARankedPrefixThatMeetsTheTargetAndTheFileGivesI
   ASSERT_TRUE(first.ok()) << first.status().message();
   // Halfway from every op in bf16 to float32: some ops must be kept.
   const double target = 1 - (1 - first->all_bf16_cosine) / 2;
-  auto r = SearchKeepDtype(compile_, mixed_, data_, target);
+  size_t prunes = 0;
+  auto r = SearchKeepDtype(compile_, mixed_, data_, target, [&](const PrecisionSearchStep& s) { prunes += s.phase == "prune"; });
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_TRUE(r->met);
   EXPECT_GE(r->final_cosine, target);
   EXPECT_GT(r->kept, 0u);
-  EXPECT_LE(r->kept, r->candidates.size());
-  // Ranked by lost cosine per FLOP; the kept ones are the ranking's prefix.
+  EXPECT_LE(r->kept, r->prefix);
+  EXPECT_LE(r->prefix, r->candidates.size());
+  EXPECT_EQ(prunes, r->prefix) << "each op of the prefix is tried back in bf16 once";
+  // Ranked by lost cosine per FLOP; the kept ones are of the ranking's prefix.
+  size_t kept = 0;
   for (size_t i = 0; i < r->candidates.size(); ++i) {
     const PrecisionCandidate& c = r->candidates[i];
-    EXPECT_EQ(c.keep_fp32, i < r->kept) << c.name;
+    if (c.keep_fp32) EXPECT_LT(i, r->prefix) << c.name;
+    kept += c.keep_fp32;
     EXPECT_LE(c.alone_cosine, 1.0);
     EXPECT_GT(c.flops, 0);
     if (i > 0) {
@@ -110,6 +115,7 @@ TEST_F(PrecisionSearchTest, KeepsARankedPrefixThatMeetsTheTargetAndTheFileGivesI
       EXPECT_GE((1 - p.alone_cosine) / p.flops, (1 - c.alone_cosine) / c.flops) << c.name;
     }
   }
+  EXPECT_EQ(kept, r->kept);
   EXPECT_GT(r->kept_flop_share, 0.0);
   EXPECT_LE(r->kept_flop_share, 1.0);
 
@@ -123,7 +129,8 @@ TEST_F(PrecisionSearchTest, KeepsARankedPrefixThatMeetsTheTargetAndTheFileGivesI
   CompileOptions again = mixed_;
   ASSERT_TRUE(ReadKeepDtype(path, &again.precision).ok());
   EXPECT_EQ(again.precision.keep_nodes.size(), r->kept);
-  for (size_t i = 0; i < r->kept; ++i) EXPECT_TRUE(again.precision.keep_nodes.count(r->candidates[i].name));
+  for (const PrecisionCandidate& c : r->candidates)
+    EXPECT_EQ(again.precision.keep_nodes.count(c.name), c.keep_fp32 ? 1u : 0u) << c.name;
   auto check = SearchKeepDtype(compile_, again, data_, target);
   ASSERT_TRUE(check.ok());
   EXPECT_DOUBLE_EQ(check->all_bf16_cosine, r->final_cosine);

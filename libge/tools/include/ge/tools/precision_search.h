@@ -8,10 +8,13 @@
 // each candidate (a white-list op that went bf16) is measured alone: the
 // model compiled with only that op in bf16, its output's cosine against the
 // reference. Candidates are ranked by that cost per FLOP (keeping a cheap op
-// in float32 costs little speed), and a binary search finds the fewest of
-// the ranking to keep in float32 so that the rest, in bf16, meets the target.
-// For N candidates: the mixed model once, each candidate alone, and about
-// log2(N) + 1 prefixes; one more for the float32 reference without a golden.
+// in float32 costs little speed), and a binary search finds the shortest
+// prefix of the ranking to keep in float32 so that the rest, in bf16, meets
+// the target. Then each op of that prefix, the most FLOPs first, goes back to
+// bf16 if the target still holds without it (the alone costs do not add up,
+// so the prefix overshoots). For N candidates and a prefix of K: the mixed
+// model once, each candidate alone, about log2(N) + 1 prefixes and K prunes;
+// one more for the float32 reference without a golden.
 #pragma once
 
 #include <functional>
@@ -37,12 +40,13 @@ struct PrecisionSearchResult {
   bool met = false;            // final_cosine >= target
   // In rank order: highest cost per FLOP first.
   std::vector<PrecisionCandidate> candidates;
-  size_t kept = 0;
+  size_t prefix = 0;            // the ranking's prefix the binary search found
+  size_t kept = 0;              // of it, the ops still in float32 after the pruning
   double kept_flop_share = 0;  // of the candidates' FLOPs
 };
 
 struct PrecisionSearchStep {
-  std::string phase;  // "reference", "all bf16", "alone", "keep"
+  std::string phase;  // "reference", "all bf16", "alone", "keep", "prune"
   size_t index = 0, total = 0;
   std::string what;   // the op measured, or "top K"
   double cosine = 1;
