@@ -61,6 +61,9 @@ PassManager BuildPipeline() {
   pm.Add(InSubgraphsToo(ConcatConvSplitPass()));
   pm.Add(InSubgraphsToo(ConvPostOpsPass()));
   pm.Add(InSubgraphsToo(GemmPostOpsPass()));
+  // After matmul_add_to_gemm and gemm_post_ops: each part takes the bias and
+  // the activation of the product it splits.
+  pm.Add(InSubgraphsToo(MatMulSliceSplitPass()));
   // After conv_post_ops, which fuses only into Convs of at most 4 inputs:
   // the projection conv keeps its residual sum and takes the scale too.
   pm.Add(InSubgraphsToo(ConvInputScalePass()));

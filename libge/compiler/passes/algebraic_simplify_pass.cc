@@ -2,7 +2,8 @@
 // (Identity; Dropout without its mask; Reshape/Flatten/Squeeze/Unsqueeze to
 // the input's own shape; Transpose with the identity perm; Cast to the input's dtype; Pad by all
 // zeros; Slice over the full range), collapses Reshape chains into one
-// Reshape and cancels inverse Transpose pairs. Runs to a fixed point since
+// Reshape, cancels inverse Transpose pairs and turns a Transpose that only
+// moves axes of size 1 into a Reshape. Runs to a fixed point since
 // one rewrite exposes the next (a collapsed chain may become a no-op).
 // Nodes with control edges or side effects are left alone.
 #include <spdlog/spdlog.h>
@@ -98,6 +99,43 @@ Result<bool> Bypass(Graph& g, opt::Remover& remover, Node* n, Endpoint to) {
   return true;
 }
 
+// A Transpose that moves only axes of size 1 keeps every value where it is
+// (the other axes stay in order), so it is a Reshape: a view, no kernel.
+// Batch-1 transformers have one per attention block (torch's
+// MultiheadAttention turns [1, S, E] into [S, 1, E]). Not for a graph
+// output, which would become a view of its producer.
+bool MovesOnlySizeOneAxes(const Node& n) {
+  if (n.type() != "Transpose" || !n.HasInput(0) || n.num_outputs() != 1 || opt::FeedsOutput(n)) return false;
+  const TensorDesc& in = InDesc(n, 0);
+  if (!in.is_static() || !n.output_desc(0).is_static()) return false;
+  const std::vector<int64_t> perm = TransposePerm(n);
+  if (perm.size() != in.dims.size()) return false;
+  int64_t last = -1;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= in.rank()) return false;
+    if (in.dims[p] == 1) continue;
+    if (p < last) return false;
+    last = p;
+  }
+  return true;
+}
+
+Result<bool> TransposeToReshape(Graph& g, opt::Remover& remover, Node* n) {
+  if (!MovesOnlySizeOneAxes(*n)) return false;
+  const TensorDesc& out = n->output_desc(0);
+  const Endpoint x = n->InputSource(0);
+  Node* r = g.AddNode("Reshape", g.MakeUniqueName(n->name() + "_reshape"), 2, 1);
+  Node* shape = opt::AddConst(
+      g, n->name() + "_shape", Tensor::FromVector(DataType::kInt64, {static_cast<int64_t>(out.dims.size())}, out.dims));
+  GE_RETURN_IF_ERROR(g.AddEdge(x.node, x.index, r, 0));
+  GE_RETURN_IF_ERROR(g.AddEdge(shape, 0, r, 1));
+  r->SetAttr("allowzero", int64_t{0});
+  r->output_desc(0) = out;
+  GE_RETURN_IF_ERROR(opt::Redirect(g, {n, 0}, {r, 0}));
+  remover.Remove(n);
+  return true;
+}
+
 // Reshape(reshape-like(x)) -> Reshape(x, final shape).
 Result<bool> CollapseReshapeChain(Graph& g, opt::Remover& remover, Node* n) {
   if (n->type() != "Reshape" || !n->HasInput(0) || !n->HasInput(1)) return false;
@@ -155,6 +193,9 @@ Status Simplify(Graph& g, const PassContext&) {
         GE_ASSIGN_OR_RETURN(done, Bypass(g, remover, n, n->InputSource(0)));
       } else if (n->type() == "Transpose") {
         GE_ASSIGN_OR_RETURN(done, CancelTransposePair(g, remover, n));
+        if (!done) {
+          GE_ASSIGN_OR_RETURN(done, TransposeToReshape(g, remover, n));
+        }
       } else if (n->type() == "Reshape") {
         GE_ASSIGN_OR_RETURN(done, CollapseReshapeChain(g, remover, n));
       }

@@ -21,6 +21,7 @@ Pass BnReluFusionPass();       // bn_relu_fusion
 Pass ConcatBnFusionPass();     // concat_bn_fusion
 Pass AttentionFusionPass();    // attention_fusion
 Pass MatMulAddToGemmPass();    // matmul_add_to_gemm
+Pass MatMulSliceSplitPass();   // matmul_slice_split
 Pass ConcatConvSplitPass();    // concat_conv_split
 Pass ConvPostOpsPass();        // conv_post_ops
 Pass GemmPostOpsPass();        // gemm_post_ops

@@ -111,6 +111,27 @@ TEST(AlgebraicSimplify, CancelsInverseTransposePairsOnly) {
   ExpectSameNumerics(t, {Iota(24)});
 }
 
+TEST(AlgebraicSimplify, ATransposeOfSizeOneAxesBecomesAReshape) {
+  // [1, 3, 4] -> [3, 1, 4] moves only the size-1 axis: a view. [1, 3, 4] ->
+  // [1, 4, 3] swaps two real axes and stays; so does a graph output.
+  TinyGraph t;
+  Node* x = t.Data("x", F32({1, 3, 4}));
+  Node* view = t.Op("Transpose", "view", {x}, {{"perm", Dims{1, 0, 2}}});
+  Node* real = t.Op("Transpose", "real", {x}, {{"perm", Dims{0, 2, 1}}});
+  Node* as_output = t.Op("Transpose", "as_output", {x}, {{"perm", Dims{1, 0, 2}}});
+  t.Output({t.Op("Relu", "a", {view}), t.Op("Relu", "b", {real}), as_output});
+  Status s = t.RunPass(AlgebraicSimplifyPass());
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(t.g().FindNode("view"), nullptr);
+  Node* a_in = t.g().FindNode("a")->InputNode(0);
+  ASSERT_EQ(a_in->type(), "Reshape");
+  EXPECT_EQ(a_in->InputNode(0), x);
+  EXPECT_EQ(a_in->output_desc(0).dims, (Dims{3, 1, 4}));
+  EXPECT_NE(t.g().FindNode("real"), nullptr);
+  EXPECT_NE(t.g().FindNode("as_output"), nullptr);
+  ExpectSameNumerics(t, {Iota(12)});
+}
+
 TEST(AlgebraicSimplify, TransposePairWithASecondConsumerKeepsTheFirst) {
   TinyGraph t;
   Node* x = t.Data("x", F32({2, 3}));
