@@ -1,20 +1,20 @@
 // The loops of bf16_convert.h: integer rounding on the float's bits, the
 // same arithmetic as FloatToBFloat16, 16 (AVX-512) or 8 (AVX2) values at a
-// time; the tails go through the scalar functions.
+// time; the tails go through the scalar functions; loop::ParallelFor spreads large
+// buffers over the threads.
 #include "kernels/bf16_convert.h"
 
 #include <immintrin.h>
-#include <omp.h>
-
-#include <algorithm>
 
 #include "ge_base/bfloat16.h"
+#include "kernels/loop_common.h"
+
+// GCC 12's AVX-512 shift/convert wrappers pass _mm512_undefined_epi32() as
+// the unused merge source, which -Wmaybe-uninitialized reports.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace ge::hal::bf16 {
 namespace {
-
-// Below this many values one thread does it all.
-constexpr int64_t kConvertParallelMin = int64_t{1} << 15;
 
 GE_TARGET_AVX512 void FromFloatAvx512(const float* x, uint16_t* y, int64_t n, bool truncate) {
   const __m512i abs_mask = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000);
@@ -81,34 +81,18 @@ void ToFloatBaseline(const uint16_t* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = BFloat16ToFloat(x[i]);
 }
 
-// Splits [0, n) over the OpenMP threads at multiples of 32 values (a
-// 64-byte line of the bf16 side) when n is large enough to pay for it.
-template <typename Body>
-void Split(int64_t n, Body&& body) {
-  if (n < kConvertParallelMin) {
-    body(0, n);
-    return;
-  }
-#pragma omp parallel
-  {
-    const int64_t lines = (n + 31) / 32, nt = omp_get_num_threads(), id = omp_get_thread_num();
-    const int64_t b = std::min(n, lines * id / nt * 32), e = std::min(n, lines * (id + 1) / nt * 32);
-    if (b < e) body(b, e);
-  }
-}
-
 }  // namespace
 
 void FromFloat(const float* x, uint16_t* y, int64_t n, bool truncate, Isa isa) {
-  auto loop = isa == Isa::kAvx512 ? FromFloatAvx512 : isa == Isa::kAvx2 ? FromFloatAvx2 : FromFloatBaseline;
-  Split(n, [&](int64_t b, int64_t e) { loop(x + b, y + b, e - b, truncate); });
+  auto run = isa == Isa::kAvx512 ? FromFloatAvx512 : isa == Isa::kAvx2 ? FromFloatAvx2 : FromFloatBaseline;
+  loop::ParallelFor(n, [&](int64_t b, int64_t e) { run(x + b, y + b, e - b, truncate); });
 }
 
 void FromFloat(const float* x, uint16_t* y, int64_t n, bool truncate) { FromFloat(x, y, n, truncate, BestIsa()); }
 
 void ToFloat(const uint16_t* x, float* y, int64_t n, Isa isa) {
-  auto loop = isa == Isa::kAvx512 ? ToFloatAvx512 : isa == Isa::kAvx2 ? ToFloatAvx2 : ToFloatBaseline;
-  Split(n, [&](int64_t b, int64_t e) { loop(x + b, y + b, e - b); });
+  auto run = isa == Isa::kAvx512 ? ToFloatAvx512 : isa == Isa::kAvx2 ? ToFloatAvx2 : ToFloatBaseline;
+  loop::ParallelFor(n, [&](int64_t b, int64_t e) { run(x + b, y + b, e - b); });
 }
 
 void ToFloat(const uint16_t* x, float* y, int64_t n) { ToFloat(x, y, n, BestIsa()); }

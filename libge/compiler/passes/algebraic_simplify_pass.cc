@@ -23,21 +23,6 @@ const TensorDesc& InDesc(const Node& n, size_t i) {
   return src.node->output_desc(src.index);
 }
 
-// Input i as int64 values: a Const input, else the attribute of that name
-// (older opsets); nullopt when neither is known. `absent` is set when both
-// are missing.
-std::optional<std::vector<int64_t>> IntsOf(const Node& n, size_t i, const std::string& attr, bool* absent) {
-  *absent = false;
-  if (n.HasInput(i)) {
-    const Tensor* t = opt::ConstInput(n, i);
-    if (!t) return std::nullopt;
-    return t->ToInt64();
-  }
-  if (n.HasAttr(attr)) return n.GetInts(attr);
-  *absent = true;
-  return std::vector<int64_t>{};
-}
-
 std::vector<int64_t> TransposePerm(const Node& n) {
   if (n.HasAttr("perm")) return n.GetInts("perm");
   // ONNX's default reverses the dims.
@@ -68,7 +53,7 @@ bool IsNoOp(const Node& n) {
   }
   if (t == "Pad") {
     bool absent = false;
-    auto pads = IntsOf(n, 1, "pads", &absent);
+    auto pads = opt::ConstIntsOrAttr(n, 1, "pads", &absent);
     if (!pads || absent) return false;
     for (int64_t p : *pads)
       if (p != 0) return false;
@@ -77,7 +62,7 @@ bool IsNoOp(const Node& n) {
   if (t == "Slice") {
     // With positive unit steps an unchanged length means the whole axis.
     bool absent = false;
-    auto steps = IntsOf(n, 4, "steps", &absent);
+    auto steps = opt::ConstIntsOrAttr(n, 4, "steps", &absent);
     if (!steps) return false;
     for (int64_t s : *steps)
       if (s != 1) return false;

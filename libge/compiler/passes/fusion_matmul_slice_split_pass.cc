@@ -12,42 +12,27 @@
 // (overlapping windows), nor for a product read by anything else.
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
+#include "passes/optimize_util.h"
 
 namespace ge {
 namespace {
 
 using namespace fusion;
 
-const TensorDesc& OutDesc(const Endpoint& e) { return e.node->output_desc(e.index); }
-
-// A Slice input as int64 values: a constant input i, or the attribute of
-// opset 1-9; nullopt when it is computed. `absent` when neither is given.
-std::optional<std::vector<int64_t>> SliceInts(const Node& s, size_t i, const char* attr, bool* absent) {
-  *absent = false;
-  if (s.HasInput(i)) {
-    const Tensor* t = ConstInput(s, i);
-    if (!t) return std::nullopt;
-    return t->ToInt64();
-  }
-  if (s.HasAttr(attr)) return s.GetInts(attr);
-  *absent = true;
-  return std::vector<int64_t>{};
-}
-
 // The column window [begin, end) of the last axis (of `n` values) that
 // Slice `s` takes, every other axis whole; nullopt for anything else.
 std::optional<std::pair<int64_t, int64_t>> LastAxisWindow(const Node& s, int64_t rank, int64_t n) {
   if (s.type() != "Slice" || !NoControl(s) || s.InputSource(0).index != 0) return std::nullopt;
   bool absent = false;
-  auto starts = SliceInts(s, 1, "starts", &absent);
+  auto starts = opt::ConstIntsOrAttr(s, 1, "starts", &absent);
   if (!starts || absent || starts->size() != 1) return std::nullopt;
-  auto ends = SliceInts(s, 2, "ends", &absent);
+  auto ends = opt::ConstIntsOrAttr(s, 2, "ends", &absent);
   if (!ends || absent || ends->size() != 1) return std::nullopt;
-  auto axes = SliceInts(s, 3, "axes", &absent);
+  auto axes = opt::ConstIntsOrAttr(s, 3, "axes", &absent);
   if (!axes || (absent ? rank != 1 : axes->size() != 1)) return std::nullopt;
   const int64_t axis = absent ? 0 : ((*axes)[0] < 0 ? (*axes)[0] + rank : (*axes)[0]);
   if (axis != rank - 1) return std::nullopt;
-  auto steps = SliceInts(s, 4, "steps", &absent);
+  auto steps = opt::ConstIntsOrAttr(s, 4, "steps", &absent);
   if (!steps || (!absent && (steps->size() != 1 || (*steps)[0] != 1))) return std::nullopt;
   // ONNX: negative positions count from the end, then clamp to [0, n].
   auto clamp = [n](int64_t v) { return std::min(n, std::max<int64_t>(0, v < 0 ? v + n : v)); };

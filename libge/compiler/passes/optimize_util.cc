@@ -104,6 +104,18 @@ const Tensor* ConstInput(const Node& n, size_t i) {
   return src && src->type() == op::kConst ? src->GetTensor("value") : nullptr;
 }
 
+std::optional<std::vector<int64_t>> ConstIntsOrAttr(const Node& n, size_t i, const std::string& attr, bool* absent) {
+  *absent = false;
+  if (n.HasInput(i)) {
+    const Tensor* t = ConstInput(n, i);
+    if (!t) return std::nullopt;
+    return t->ToInt64();
+  }
+  if (n.HasAttr(attr)) return n.GetInts(attr);
+  *absent = true;
+  return std::vector<int64_t>{};
+}
+
 Node* AddConst(Graph& g, const std::string& base, Tensor t) {
   Node* c = g.AddNode(op::kConst, g.MakeUniqueName(base), 0, 1);
   c->output_desc(0) = t.desc();

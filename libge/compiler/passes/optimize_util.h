@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "pass.h"
@@ -68,6 +70,11 @@ class Remover {
 
 // A Const input's value, or nullptr when input i is absent or not a Const.
 const Tensor* ConstInput(const Node& n, size_t i);
+
+// Input i as int64 values: a Const input, else the attribute `attr` (the
+// form of older opsets, e.g. Slice's starts before opset 10); nullopt when
+// the input is computed. `absent` is set when neither is given.
+std::optional<std::vector<int64_t>> ConstIntsOrAttr(const Node& n, size_t i, const std::string& attr, bool* absent);
 
 // Adds a Const node holding `t` (a unique name derived from `base`).
 Node* AddConst(Graph& g, const std::string& base, Tensor t);
