@@ -40,6 +40,7 @@ class CpuDevice final : public Device {
     caps_.channel_block = dnnl_util::PreferredConvLayout();
     caps_.bf16 = dnnl_util::HasNativeBf16();
     caps_.winograd_conv = dnnl_util::HasWinogradConv();
+    caps_.winograd_channel_block = caps_.winograd_conv ? dnnl_util::WinogradConvLayout() : 0;
     RegisterCpuKernels(kernels_);
   }
   const Capabilities& capabilities() const override { return caps_; }

@@ -2,8 +2,10 @@
 // --track shows the pass marking a layer1 conv (and not the strided one),
 // the .om ge-atc writes passes --compare against the golden in sink and v2,
 // and ge-run's kernels run oneDNN's Winograd on weights transformed ahead
-// (stored in the .om). On a CPU without Winograd nothing is marked. Skipped
-// when GE_MODELS_DIR lacks the model.
+// (stored in the .om). Where Winograd reads another layout than the direct
+// convs prefer (AVX-512), resnet18 (mostly Winograd) is laid out in it and no
+// conv reorders anything. On a CPU without Winograd nothing is marked.
+// Skipped when GE_MODELS_DIR lacks the model.
 #include <cstdlib>
 
 #include "hal/device.h"
@@ -17,9 +19,28 @@ bool CpuHasWinograd() {
   return d.ok() && (*d)->capabilities().winograd_conv;
 }
 
+// Winograd's layout is not the one the direct convs prefer.
+bool WinogradHasItsOwnLayout() {
+  auto d = hal::GetDevice("");
+  if (!d.ok()) return false;
+  const hal::Capabilities& c = (*d)->capabilities();
+  return c.winograd_channel_block > 0 && c.winograd_channel_block != c.channel_block;
+}
+
 class ConvWinogradE2e : public ReferenceModelTest {
  protected:
   ConvWinogradE2e() : ReferenceModelTest("resnet18") {}
+
+  // ge-atc, then ge-run with GE_KERNEL_VERBOSE: the kernels' log lines.
+  std::string KernelLog() {
+    ToolResult atc = Run("ge-atc", {"--model", model_, "--framework", "5", "--output", Path("r18")});
+    EXPECT_EQ(atc.exit_code, 0) << atc.Describe();
+    ::setenv("GE_KERNEL_VERBOSE", "1", 1);
+    ToolResult r = Run("ge-run", {"--model", Path("r18.om"), "--input", input_});
+    ::unsetenv("GE_KERNEL_VERBOSE");
+    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+    return r.err;
+  }
 
   // The line of `ge-dump diff --track node` for conv_winograd ("" if none).
   std::string TrackLine(const std::string& node) {
@@ -46,14 +67,9 @@ TEST_F(ConvWinogradE2e, MarkedModelMatchesTheGoldenInSinkAndV2) { ExpectGoldenIn
 
 TEST_F(ConvWinogradE2e, KernelsRunWinogradOnWeightsPackedAhead) {
   if (!CpuHasWinograd()) GTEST_SKIP() << "this CPU has no Winograd convolution (oneDNN: AVX-512 only)";
-  ToolResult atc = Run("ge-atc", {"--model", model_, "--framework", "5", "--output", Path("r18")});
-  ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
-  ::setenv("GE_KERNEL_VERBOSE", "1", 1);
-  ToolResult r = Run("ge-run", {"--model", Path("r18.om"), "--input", input_});
-  ::unsetenv("GE_KERNEL_VERBOSE");
-  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const std::string err = KernelLog();
   int wino = 0, wino_packed_ahead = 0;
-  for (const std::string& l : SplitLines(r.err)) {
+  for (const std::string& l : SplitLines(err)) {
     if (l.find("wino") == std::string::npos) continue;
     ++wino;
     wino_packed_ahead += l.find("weights:packed-ahead") != std::string::npos;
@@ -61,8 +77,22 @@ TEST_F(ConvWinogradE2e, KernelsRunWinogradOnWeightsPackedAhead) {
   // layer1: 4 convs at 56x56; layer2: 3 of 4 (one is strided) at 28x28;
   // layer4's 3 stride-1 convs at 7x7 with 512 channels. layer3's at 14x14
   // (256 channels) also qualify: 13 in all.
-  EXPECT_EQ(wino, 13) << r.err;
-  EXPECT_EQ(wino_packed_ahead, wino) << r.err;
+  EXPECT_EQ(wino, 13) << err;
+  EXPECT_EQ(wino_packed_ahead, wino) << err;
+}
+
+TEST_F(ConvWinogradE2e, MostlyWinogradModelRunsInItsLayoutWithoutReorders) {
+  if (!WinogradHasItsOwnLayout())
+    GTEST_SKIP() << "Winograd reads the layout the direct convs prefer here (or there is none): nothing to choose";
+  const std::string err = KernelLog();
+  int convs = 0, reordered = 0;
+  for (const std::string& l : SplitLines(err)) {
+    if (l.find(" conv: ") == std::string::npos) continue;
+    ++convs;
+    reordered += l.find("reordered") != std::string::npos;
+  }
+  EXPECT_EQ(convs, 20) << err;  // the stem, 16 in the blocks, 3 downsamples
+  EXPECT_EQ(reordered, 0) << err;
 }
 
 }  // namespace

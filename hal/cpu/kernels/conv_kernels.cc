@@ -179,7 +179,25 @@ dnnl::convolution_forward::primitive_desc ConvPd(const KernelSpec& spec, const C
     } catch (const dnnl::error&) {  // none on this CPU or for this shape: direct computes the same
     }
   }
-  return pd(dnnl::algorithm::convolution_direct);
+  auto chosen = pd(dnnl::algorithm::convolution_direct);
+  // The layout stage may keep a model in another blocked layout than the one
+  // oneDNN prefers (Winograd's nChw16c on AVX-512, where the direct kernels
+  // prefer nhwc). A direct kernel for the declared layouts saves a reorder
+  // in and out, and the 1x1 ones run as fast; a reference or gemm kernel
+  // would not, so the free choice stays then.
+  const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
+  if (y.channel_block > 0 && (chosen.src_desc() != LayoutDesc(x) || chosen.dst_desc() != LayoutDesc(y))) {
+    try {
+      dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                           LayoutDesc(x), any(p.w_dims, compute), BiasDesc(spec, p), LayoutDesc(y),
+                                           p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
+      dnnl::convolution_forward::primitive_desc declared(desc, attr, Engine());
+      const char* impl = declared.impl_info_str();
+      if (std::strncmp(impl, "ref", 3) != 0 && std::strncmp(impl, "gemm", 4) != 0) return declared;
+    } catch (const dnnl::error&) {  // no kernel for these layouts: the free choice
+    }
+  }
+  return chosen;
 }
 
 class ConvKernel final : public DnnlKernel {

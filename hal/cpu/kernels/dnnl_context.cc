@@ -82,16 +82,16 @@ bool HasIsa(dnnl::cpu_isa isa) {
 
 int PreferredChannelBlock() { return HasIsa(dnnl::cpu_isa::avx512_core) ? 16 : 8; }
 
-int32_t PreferredConvLayout() {
-  // Ask oneDNN: the source layout it picks for a typical 3x3 conv (64 -> 64
-  // channels, 56x56) when left free. AVX2 answers nChw8c; AVX-512's brgemm
-  // kernels answer nhwc.
+namespace {
+// The source layout oneDNN picks, when left free, for a typical 3x3 conv
+// (64 -> 64 channels, 56x56) with `algorithm`, as a channel_block.
+int32_t PickedConvLayout(dnnl::algorithm algorithm) {
   try {
     const auto f32 = dt::f32;
     const dnnl::memory::dims x = {1, 64, 56, 56}, w = {64, 64, 3, 3};
     const dnnl::memory::desc any_x(x, f32, tag::any), any_w(w, f32, tag::any), any_y(x, f32, tag::any);
-    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_x,
-                                      any_w, any_y, {1, 1}, {0, 0}, {1, 1}, {1, 1});
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, algorithm, any_x, any_w, any_y, {1, 1},
+                                      {0, 0}, {1, 1}, {1, 1});
     dnnl::convolution_forward::primitive_desc pd(d, Engine());
     for (int32_t b : {8, 16, kChannelsLast}) {
       TensorInfo t{DataType::kFloat32, {1, 64, 56, 56}, b};
@@ -101,6 +101,13 @@ int32_t PreferredConvLayout() {
   }
   return 0;
 }
+}  // namespace
+
+// AVX2 answers nChw8c; AVX-512's brgemm kernels answer nhwc.
+int32_t PreferredConvLayout() { return PickedConvLayout(dnnl::algorithm::convolution_direct); }
+
+// AVX-512's Winograd kernels answer nChw16c.
+int32_t WinogradConvLayout() { return PickedConvLayout(dnnl::algorithm::convolution_winograd); }
 
 namespace {
 tag BlockedTag(const TensorInfo& t) {

@@ -62,6 +62,9 @@ bool HasNativeBf16();
 // oneDNN has a Winograd convolution on this CPU (f32, 3x3, stride 1: its
 // AVX-512 kernels; none on AVX2).
 bool HasWinogradConv();
+// The source layout of that Winograd convolution, as a channel_block (16 on
+// AVX-512); 0 without one.
+int32_t WinogradConvLayout();
 // As RequireStaticF32, but bf16 tensors are accepted too where the CPU has
 // native bf16 (the kernels of --precision_mode allow_mix_precision).
 Status RequireStaticFloat(const KernelSpec& spec);

@@ -42,6 +42,11 @@ struct Capabilities {
   // Has a Winograd algorithm for 3x3 stride-1 f32 convolutions (oneDNN's
   // AVX-512 kernels): the compiler's conv_winograd pass may ask for it.
   bool winograd_conv = false;
+  // The layout those Winograd kernels read and write (a channel_block, 16
+  // on AVX-512), 0 without them. Where it is not channel_block, a Winograd
+  // conv reorders its input in and its output out, so the layout stage
+  // picks it for a model whose conv work is mostly Winograd.
+  int winograd_channel_block = 0;
 };
 
 // While one is alive, kernels created on its device are sized to run on one

@@ -23,6 +23,7 @@
 #include "passes/layout_passes.h"
 #include "passes/optimize_util.h"
 #include "hal/device.h"
+#include "ge/ops/flop_count.h"
 #include "ge/ops/kernel_spec.h"
 
 namespace ge {
@@ -35,6 +36,10 @@ bool KnownButBatch(const std::vector<int64_t>& dims) {
     if (dims[k] < 0) return false;
   return !dims.empty() && dims[0] >= -1;
 }
+
+// The Winograd share of the conv FLOPs from which a model is laid out in the
+// Winograd kernels' layout (ModelChannelBlock).
+constexpr double kWinogradLayoutShare = 0.5;
 
 bool Blockable(const TensorDesc& d, int32_t block) {
   return (d.dtype == DataType::kFloat32 || d.dtype == DataType::kBFloat16) && d.dims.size() == 4 && KnownButBatch(d.dims) &&
@@ -68,10 +73,37 @@ struct Decision {
   bool out = false;      // output 0 is written blocked
 };
 
+// Of the model's Conv FLOPs, the share that conv_winograd gave Winograd.
+double WinogradShare(const Graph& g) {
+  double all = 0, winograd = 0;
+  for (const Node* n : g.nodes()) {
+    if (n->type() != "Conv") continue;
+    const double f = static_cast<double>(FlopCount(*n).value_or(0));
+    all += f;
+    if (n->GetString("conv_algorithm", "") == "winograd") winograd += f;
+  }
+  return all > 0 ? winograd / all : 0;
+}
+
+// The layout the model's activations are kept in: the target's (--soc_version)
+// when given, else the device's. But where Winograd convs do most of the
+// conv work and read another layout than the device prefers, theirs: each of
+// them would otherwise reorder its input in and its output out. ResNet-18
+// (82 % Winograd) runs 8 % faster in nChw16c than in nhwc on AVX-512;
+// ResNet-50 (37 %) gains nothing, as its stride-2 convs are slower there.
+int32_t ModelChannelBlock(const Graph& g, const PassContext& ctx) {
+  const int32_t block = TargetChannelBlock(ctx);
+  const hal::Capabilities& caps = ctx.device->capabilities();
+  const bool this_cpu = block == caps.channel_block;  // conv_winograd marks nothing for another target
+  if (this_cpu && caps.winograd_channel_block > 0 && caps.winograd_channel_block != block &&
+      WinogradShare(g) >= kWinogradLayoutShare)
+    return caps.winograd_channel_block;
+  return block;
+}
+
 Status RunBlockedLayout(Graph& g, const PassContext& ctx) {
   if (!ctx.device) return Status::Ok();
-  // The target's layout (--soc_version) when given, else the device's.
-  const int32_t block = TargetChannelBlock(ctx);
+  const int32_t block = ModelChannelBlock(g, ctx);
   if (block == 0) return Status::Ok();
   GE_ASSIGN_OR_RETURN(std::vector<Node*> order, g.TopologicalOrder());
 
