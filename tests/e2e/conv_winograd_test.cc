@@ -42,6 +42,18 @@ class ConvWinogradE2e : public ReferenceModelTest {
     return r.err;
   }
 
+  // Of the kernel log's lines holding `line_has`: how many, and how many of
+  // those also hold `also_has`.
+  static std::pair<int, int> CountLines(const std::string& log, const char* line_has, const char* also_has) {
+    int lines = 0, also = 0;
+    for (const std::string& l : SplitLines(log)) {
+      if (l.find(line_has) == std::string::npos) continue;
+      ++lines;
+      also += l.find(also_has) != std::string::npos;
+    }
+    return {lines, also};
+  }
+
   // The line of `ge-dump diff --track node` for conv_winograd ("" if none).
   std::string TrackLine(const std::string& node) {
     ToolResult r = Run("ge-dump", {"diff", "--model", model_, "--track", node});
@@ -68,12 +80,7 @@ TEST_F(ConvWinogradE2e, MarkedModelMatchesTheGoldenInSinkAndV2) { ExpectGoldenIn
 TEST_F(ConvWinogradE2e, KernelsRunWinogradOnWeightsPackedAhead) {
   if (!CpuHasWinograd()) GTEST_SKIP() << "this CPU has no Winograd convolution (oneDNN: AVX-512 only)";
   const std::string err = KernelLog();
-  int wino = 0, wino_packed_ahead = 0;
-  for (const std::string& l : SplitLines(err)) {
-    if (l.find("wino") == std::string::npos) continue;
-    ++wino;
-    wino_packed_ahead += l.find("weights:packed-ahead") != std::string::npos;
-  }
+  const auto [wino, wino_packed_ahead] = CountLines(err, "wino", "weights:packed-ahead");
   // layer1: 4 convs at 56x56; layer2: 3 of 4 (one is strided) at 28x28;
   // layer4's 3 stride-1 convs at 7x7 with 512 channels. layer3's at 14x14
   // (256 channels) also qualify: 13 in all.
@@ -85,12 +92,7 @@ TEST_F(ConvWinogradE2e, MostlyWinogradModelRunsInItsLayoutWithoutReorders) {
   if (!WinogradHasItsOwnLayout())
     GTEST_SKIP() << "Winograd reads the layout the direct convs prefer here (or there is none): nothing to choose";
   const std::string err = KernelLog();
-  int convs = 0, reordered = 0;
-  for (const std::string& l : SplitLines(err)) {
-    if (l.find(" conv: ") == std::string::npos) continue;
-    ++convs;
-    reordered += l.find("reordered") != std::string::npos;
-  }
+  const auto [convs, reordered] = CountLines(err, " conv: ", "reordered");
   EXPECT_EQ(convs, 20) << err;  // the stem, 16 in the blocks, 3 downsamples
   EXPECT_EQ(reordered, 0) << err;
 }

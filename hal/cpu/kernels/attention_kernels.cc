@@ -126,8 +126,6 @@ Result<AttentionPlan> PlanAttention(const KernelSpec& spec) {
   return p;
 }
 
-bool IsReference(const dnnl::primitive_desc_base& pd) { return std::strncmp(pd.impl_info_str(), "ref", 3) == 0; }
-
 // The three primitive descriptors, and whether the mask had to be expanded
 // to the full scores shape for oneDNN to fuse it with a fast kernel.
 struct AttentionPds {

@@ -166,34 +166,30 @@ dnnl::convolution_forward::primitive_desc ConvPd(const KernelSpec& spec, const C
   if (p.fused_sum) ops.append_sum(1.0f);  // dst holds the residual when the conv runs
   if (!p.act_after) AppendActivation(ops, p.act);
   attr.set_post_ops(ops);
-  const auto pd = [&](dnnl::algorithm algorithm) {
-    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm,
-                                         any(spec.inputs[0].dims, compute), any(p.w_dims, compute), BiasDesc(spec, p),
-                                         any(spec.outputs[0].dims, ToDnnl(spec.outputs[0].dtype)),
-                                         p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
+  const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
+  const auto pd = [&](dnnl::algorithm algorithm, const dnnl::memory::desc& src, const dnnl::memory::desc& dst) {
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src, any(p.w_dims, compute),
+                                         BiasDesc(spec, p), dst, p.win.DnnlStrides(), p.win.DnnlDilations(),
+                                         p.win.PadL(), p.win.PadR());
     return dnnl::convolution_forward::primitive_desc(desc, attr, Engine());
   };
+  const auto free_src = any(x.dims, compute), free_dst = any(y.dims, ToDnnl(y.dtype));
   if (p.winograd && p.group == 1) {
     try {
-      return pd(dnnl::algorithm::convolution_winograd);
+      return pd(dnnl::algorithm::convolution_winograd, free_src, free_dst);
     } catch (const dnnl::error&) {  // none on this CPU or for this shape: direct computes the same
     }
   }
-  auto chosen = pd(dnnl::algorithm::convolution_direct);
+  auto chosen = pd(dnnl::algorithm::convolution_direct, free_src, free_dst);
   // The layout stage may keep a model in another blocked layout than the one
   // oneDNN prefers (Winograd's nChw16c on AVX-512, where the direct kernels
   // prefer nhwc). A direct kernel for the declared layouts saves a reorder
   // in and out, and the 1x1 ones run as fast; a reference or gemm kernel
   // would not, so the free choice stays then.
-  const TensorInfo &x = spec.inputs[0], &y = spec.outputs[0];
   if (y.channel_block > 0 && (chosen.src_desc() != LayoutDesc(x) || chosen.dst_desc() != LayoutDesc(y))) {
     try {
-      dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                           LayoutDesc(x), any(p.w_dims, compute), BiasDesc(spec, p), LayoutDesc(y),
-                                           p.win.DnnlStrides(), p.win.DnnlDilations(), p.win.PadL(), p.win.PadR());
-      dnnl::convolution_forward::primitive_desc declared(desc, attr, Engine());
-      const char* impl = declared.impl_info_str();
-      if (std::strncmp(impl, "ref", 3) != 0 && std::strncmp(impl, "gemm", 4) != 0) return declared;
+      auto declared = pd(dnnl::algorithm::convolution_direct, LayoutDesc(x), LayoutDesc(y));
+      if (!IsReference(declared) && std::strncmp(declared.impl_info_str(), "gemm", 4) != 0) return declared;
     } catch (const dnnl::error&) {  // no kernel for these layouts: the free choice
     }
   }

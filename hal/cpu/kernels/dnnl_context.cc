@@ -148,6 +148,8 @@ Status RequirePlain(const KernelSpec& spec, const std::vector<size_t>& inputs, c
 
 bool IsJit(const dnnl::primitive_desc_base& pd) { return std::strncmp(pd.impl_info_str(), "jit", 3) == 0; }
 
+bool IsReference(const dnnl::primitive_desc_base& pd) { return std::strncmp(pd.impl_info_str(), "ref", 3) == 0; }
+
 std::string DimsString(const std::vector<int64_t>& dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) {

@@ -50,6 +50,8 @@ Status RequirePlain(const KernelSpec& spec, const std::vector<size_t>& inputs, c
 
 // The implementation is generated code, not a reference/simple loop.
 bool IsJit(const dnnl::primitive_desc_base& pd);
+// oneDNN's reference implementation ("ref:..."), tens of times slower.
+bool IsReference(const dnnl::primitive_desc_base& pd);
 
 // "[1,64,56,56]" for messages.
 std::string DimsString(const std::vector<int64_t>& dims);

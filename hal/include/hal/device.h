@@ -45,7 +45,7 @@ struct Capabilities {
   // The layout those Winograd kernels read and write (a channel_block, 16
   // on AVX-512), 0 without them. Where it is not channel_block, a Winograd
   // conv reorders its input in and its output out, so the layout stage
-  // picks it for a model whose conv work is mostly Winograd.
+  // picks it for a model with enough Winograd work (blocked_layout).
   int winograd_channel_block = 0;
 };
 

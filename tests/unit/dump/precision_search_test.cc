@@ -106,7 +106,9 @@ TEST_F(PrecisionSearchTest, KeepsARankedPrefixThatMeetsTheTargetAndTheFileGivesI
   size_t kept = 0;
   for (size_t i = 0; i < r->candidates.size(); ++i) {
     const PrecisionCandidate& c = r->candidates[i];
-    if (c.keep_fp32) EXPECT_LT(i, r->prefix) << c.name;
+    if (c.keep_fp32) {
+      EXPECT_LT(i, r->prefix) << c.name;
+    }
     kept += c.keep_fp32;
     EXPECT_LE(c.alone_cosine, 1.0);
     EXPECT_GT(c.flops, 0);

@@ -98,7 +98,9 @@ TEST(PackedWeights, WinogradConvUsesWeightsPackedAheadInPlace) {
   auto wino = PackOf(o);
   ASSERT_TRUE(direct.ok() && wino.ok());
   ASSERT_EQ(wino->size(), 1u);
-  if (!direct->empty()) EXPECT_NE((*wino)[0].format, (*direct)[0].format);
+  if (!direct->empty()) {
+    EXPECT_NE((*wino)[0].format, (*direct)[0].format);
+  }
   CheckPackedAhead(o);
 }
 

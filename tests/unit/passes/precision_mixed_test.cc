@@ -86,7 +86,9 @@ TEST(MixedPrecision, AnOpWithoutABf16KernelStaysF32AndEndsTheRegion) {
   EXPECT_EQ(PrecisionOf(relu->InputNode(0)), "bf16_f32_out");
   EXPECT_EQ(relu->InputNode(0)->InputNode(0)->type(), "Cast");
   for (Node* n : t.g().nodes())
-    if (n->type() == "MaxPool") EXPECT_EQ(PrecisionOf(n), "f32");
+    if (n->type() == "MaxPool") {
+      EXPECT_EQ(PrecisionOf(n), "f32");
+    }
 }
 
 TEST(MixedPrecision, KeepDtypeAndTheMixListPinNodesToF32) {
@@ -108,7 +110,9 @@ TEST(MixedPrecision, KeepDtypeAndTheMixListPinNodesToF32) {
   Build(t);
   ASSERT_TRUE(t.RunPass(MixedPrecisionPass()).ok());
   for (Node* n : t.g().nodes())
-    if (n->type() == "Gemm") EXPECT_EQ(PrecisionOf(n), "f32");
+    if (n->type() == "Gemm") {
+      EXPECT_EQ(PrecisionOf(n), "f32");
+    }
 }
 
 // Attention: the projections' bf16 results reach FusedAttention through a
