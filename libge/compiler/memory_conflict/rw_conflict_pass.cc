@@ -19,13 +19,14 @@ Status HandleRwConflicts(Graph& g, const PassContext&) {
     std::string why;
   };
   std::vector<Site> sites;
+  mem_conflict::SubgraphWrites writes;
   for (Node* n : g.nodes())
     for (size_t o = 0; o < n->num_outputs(); ++o) {
       const mem_conflict::OutputRw out = mem_conflict::OutputRwOf(*n, static_cast<int>(o));
       for (const Endpoint& c : n->OutputConsumers(o)) {
         // HcclMemcpyPass has isolated these already.
         if (c.node->GetBool(kAttrSkipRwConflict, false)) continue;
-        const mem_conflict::InputRw in = mem_conflict::InputRwOf(*c.node, static_cast<size_t>(c.index));
+        const mem_conflict::InputRw in = mem_conflict::InputRwOf(*c.node, static_cast<size_t>(c.index), writes);
         if (mem_conflict::NeedsIdentity(out, in))
           sites.push_back({c.node, c.index, std::string(mem_conflict::OutputRwName(out)) + " output of " + n->Label() +
                                                 " into a " + mem_conflict::InputRwName(in) + " input"});

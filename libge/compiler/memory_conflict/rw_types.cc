@@ -16,17 +16,20 @@ const Node* MemoryRoot(Endpoint e) {
   return e.node;
 }
 
-bool WritesSubgraphInput(const Graph& g) {
-  for (const Node* n : g.nodes())
-    for (size_t i = 0; i < n->num_inputs(); ++i) {
-      if (!n->HasInput(i) || InputRwOf(*n, i) == InputRw::kReadOnly) continue;
-      const Node* root = MemoryRoot(n->InputSource(i));
-      if (root && root->type() == op::kData) return true;
-    }
-  return false;
-}
-
 }  // namespace
+
+bool SubgraphWrites::WritesInput(const Graph& g) {
+  if (auto it = known_.find(&g); it != known_.end()) return it->second;
+  bool writes = false;
+  for (const Node* n : g.nodes())
+    for (size_t i = 0; !writes && i < n->num_inputs(); ++i) {
+      if (!n->HasInput(i) || InputRwOf(*n, i, *this) == InputRw::kReadOnly) continue;
+      const Node* root = MemoryRoot(n->InputSource(i));
+      writes = root && root->type() == op::kData;
+    }
+  known_[&g] = writes;
+  return writes;
+}
 
 const char* InputRwName(InputRw t) {
   switch (t) {
@@ -57,14 +60,14 @@ bool NeedsIdentity(OutputRw out, InputRw in) {
   return false;
 }
 
-InputRw InputRwOf(const Node& n, size_t i) {
+InputRw InputRwOf(const Node& n, size_t i, SubgraphWrites& writes) {
   switch (InputMutabilityOf(n, i)) {
     case InputMutability::kWriteable: return InputRw::kWriteable;
     case InputMutability::kScopeWriteable: return InputRw::kScopeWriteable;
     case InputMutability::kReadOnly: break;
   }
   for (const auto& [name, sub] : n.subgraphs())
-    if (sub && WritesSubgraphInput(*sub)) return InputRw::kScopeWriteable;
+    if (sub && writes.WritesInput(*sub)) return InputRw::kScopeWriteable;
   return InputRw::kReadOnly;
 }
 

@@ -135,5 +135,55 @@ TEST(MemoryRwConflict, TheCopyIsRealAndSurvivesTheOptimizer) {
   EXPECT_NE(symbol.at(copy), symbol.at("a"));
 }
 
+
+// If nested `depth` deep, both branches of every level the next level, each
+// If fed twice by its graph's Data; the innermost branch runs one Neg on its
+// Data, writing it when `writes`. The top If's input is scope-writeable
+// exactly when that Neg writes, and the answer comes once per subgraph (the
+// recomputation per input and branch was 4^depth).
+std::unique_ptr<Graph> NestedIfs(int depth, bool writes) {
+  const TensorDesc f32(DataType::kFloat32, {2});
+  auto level = [&](Graph& g) {
+    Node* d = g.AddNode(op::kData, "arg", 0, 1);
+    d->SetAttr("index", int64_t{0});
+    d->output_desc(0) = f32;
+    return d;
+  };
+  auto inner = std::make_shared<Graph>("leaf");
+  Node* arg = level(*inner);
+  Node* neg = inner->AddNode("Neg", "neg", 1, 1);
+  neg->SetAttr(kAttrInputMutable, writes);
+  neg->output_desc(0) = f32;
+  Node* out = inner->AddNode(op::kNetOutput, "out", 1, 0);
+  EXPECT_TRUE(inner->AddEdge(arg, 0, neg, 0).ok() && inner->AddEdge(neg, 0, out, 0).ok());
+  auto wrap = [&](Graph* g, const std::shared_ptr<Graph>& branch) {
+    Node* x = level(*g);
+    Node* iff = g->AddNode("If", "if", 2, 1);
+    iff->output_desc(0) = f32;
+    iff->subgraphs()["then_branch"] = branch;
+    iff->subgraphs()["else_branch"] = branch;
+    Node* o = g->AddNode(op::kNetOutput, "out", 1, 0);
+    EXPECT_TRUE(g->AddEdge(x, 0, iff, 0).ok() && g->AddEdge(x, 0, iff, 1).ok() && g->AddEdge(iff, 0, o, 0).ok());
+  };
+  for (int k = 1; k < depth; ++k) {
+    auto g = std::make_shared<Graph>("level" + std::to_string(k));
+    wrap(g.get(), inner);
+    inner = g;
+  }
+  auto top = std::make_unique<Graph>("top");
+  wrap(top.get(), inner);
+  return top;
+}
+
+TEST(MemoryRwConflict, ScopeWriteableSeenThroughDeepNesting) {
+  for (const bool writes : {true, false}) {
+    std::unique_ptr<Graph> g = NestedIfs(40, writes);
+    Node* iff = g->FindNode("if");
+    ASSERT_NE(iff, nullptr);
+    mem_conflict::SubgraphWrites cache;
+    EXPECT_EQ(mem_conflict::InputRwOf(*iff, 1, cache), writes ? InputRw::kScopeWriteable : InputRw::kReadOnly);
+  }
+}
+
 }  // namespace
 }  // namespace ge::test
