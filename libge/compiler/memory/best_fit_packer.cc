@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -11,40 +12,116 @@
 namespace ge::memory {
 namespace {
 
-bool Overlap(const Interval& a, const Interval& b) { return a.first <= b.last && b.first <= a.last; }
+// The placed intervals whose lifetimes overlap a query, found without a scan
+// of every placed one (that scan made one placement O(n) and a plan O(n^2)):
+// those alive at the query's first step, from a segment tree over the steps
+// that keeps each interval at the O(log steps) nodes covering it, and those
+// starting later, up to the query's last step, by start step.
+class LiveIntervals {
+ public:
+  LiveIntervals(const std::vector<Interval>& iv, int32_t steps)
+      : iv_(iv), steps_(std::max(steps, 1)), cover_(4 * static_cast<size_t>(steps_)) {}
 
-// Places intervals in `order`; returns the peak. Each goes into the smallest
-// free gap (between intervals alive at the same time) that holds it, else on
-// top of them: best fit keeps large holes for large buffers.
+  void Clear() {
+    for (auto& c : cover_) c.clear();
+    by_start_.clear();
+  }
+
+  void Insert(size_t i) {
+    InsertAt(1, 0, steps_ - 1, i);
+    by_start_[iv_[i].first].push_back(i);
+  }
+
+  template <typename Visit>
+  void ForOverlapping(const Interval& q, const Visit& visit) const {
+    size_t node = 1;
+    for (int32_t lo = 0, hi = steps_ - 1;;) {
+      for (size_t i : cover_[node]) visit(i);
+      if (lo == hi) break;
+      const int32_t mid = lo + (hi - lo) / 2;
+      if (q.first <= mid) {
+        node = 2 * node;
+        hi = mid;
+      } else {
+        node = 2 * node + 1;
+        lo = mid + 1;
+      }
+    }
+    for (auto it = by_start_.upper_bound(q.first); it != by_start_.end() && it->first <= q.last; ++it)
+      for (size_t i : it->second) visit(i);
+  }
+
+ private:
+  void InsertAt(size_t node, int32_t lo, int32_t hi, size_t i) {
+    if (iv_[i].last < lo || hi < iv_[i].first) return;
+    if (iv_[i].first <= lo && hi <= iv_[i].last) {
+      cover_[node].push_back(i);
+      return;
+    }
+    const int32_t mid = lo + (hi - lo) / 2;
+    InsertAt(2 * node, lo, mid, i);
+    InsertAt(2 * node + 1, mid + 1, hi, i);
+  }
+
+  const std::vector<Interval>& iv_;
+  int32_t steps_;
+  std::vector<std::vector<size_t>> cover_;
+  std::map<int32_t, std::vector<size_t>> by_start_;
+};
+
+// The smallest free gap between the busy ranges (offset, end) that holds
+// `size` bytes, else the top of them: best fit keeps large holes for large
+// buffers.
+int64_t BestFitOffset(std::vector<std::pair<int64_t, int64_t>>& busy, int64_t size) {
+  std::sort(busy.begin(), busy.end());
+  int64_t best = -1, best_gap = std::numeric_limits<int64_t>::max();
+  int64_t cursor = 0;
+  for (const auto& [off, end] : busy) {
+    if (off > cursor) {
+      const int64_t gap = off - cursor;
+      if (gap >= size && gap < best_gap) {
+        best_gap = gap;
+        best = cursor;
+      }
+    }
+    cursor = std::max(cursor, end);
+  }
+  return best < 0 ? cursor : best;  // on top of everything alive
+}
+
+// Places intervals in `order`; returns the peak. Each goes to the best fit
+// among the placed intervals it conflicts with.
 template <typename Conflicts>
 int64_t PlaceInOrder(const std::vector<Interval>& iv, const std::vector<int64_t>& sizes, const std::vector<size_t>& order,
                      std::vector<int64_t>& offsets, const Conflicts& conflicts) {
   std::vector<size_t> placed;
   placed.reserve(order.size());
-  std::vector<std::pair<int64_t, int64_t>> busy;  // (offset, end) of overlapping placed intervals
+  std::vector<std::pair<int64_t, int64_t>> busy;  // (offset, end) of conflicting placed intervals
   int64_t peak = 0;
   for (size_t idx : order) {
-    const int64_t size = sizes[idx];
     busy.clear();
     for (size_t p : placed)
       if (conflicts(p, idx)) busy.push_back({offsets[p], offsets[p] + sizes[p]});
-    std::sort(busy.begin(), busy.end());
-    int64_t best = -1, best_gap = std::numeric_limits<int64_t>::max();
-    int64_t cursor = 0;
-    for (const auto& [off, end] : busy) {
-      if (off > cursor) {
-        const int64_t gap = off - cursor;
-        if (gap >= size && gap < best_gap) {
-          best_gap = gap;
-          best = cursor;
-        }
-      }
-      cursor = std::max(cursor, end);
-    }
-    if (best < 0) best = cursor;  // on top of everything alive
-    offsets[idx] = best;
-    peak = std::max(peak, best + size);
+    offsets[idx] = BestFitOffset(busy, sizes[idx]);
+    peak = std::max(peak, offsets[idx] + sizes[idx]);
     placed.push_back(idx);
+  }
+  return peak;
+}
+
+// PlaceInOrder where the conflict is lifetime overlap (one stream): the
+// same placements, with the overlapping intervals found by LiveIntervals.
+int64_t PlaceInOrder(const std::vector<Interval>& iv, const std::vector<int64_t>& sizes, const std::vector<size_t>& order,
+                     std::vector<int64_t>& offsets, LiveIntervals& live) {
+  live.Clear();
+  std::vector<std::pair<int64_t, int64_t>> busy;
+  int64_t peak = 0;
+  for (size_t idx : order) {
+    busy.clear();
+    live.ForOverlapping(iv[idx], [&](size_t p) { busy.push_back({offsets[p], offsets[p] + sizes[p]}); });
+    offsets[idx] = BestFitOffset(busy, sizes[idx]);
+    peak = std::max(peak, offsets[idx] + sizes[idx]);
+    live.Insert(idx);
   }
   return peak;
 }
@@ -76,7 +153,7 @@ int64_t LowerBound(const std::vector<Interval>& intervals, int64_t alignment) {
 namespace {
 
 template <typename Conflicts>
-Packing Pack(const std::vector<Interval>& iv, int64_t alignment, bool reuse, const Conflicts& conflicts, int64_t bound) {
+Packing Pack(const std::vector<Interval>& iv, int64_t alignment, bool reuse, Conflicts& conflicts, int64_t bound) {
   Packing out;
   const size_t n = iv.size();
   std::vector<int64_t> sizes(n);
@@ -168,8 +245,10 @@ Packing Pack(const std::vector<Interval>& iv, int64_t alignment, bool reuse, con
 }  // namespace
 
 Packing PackIntervals(const std::vector<Interval>& iv, int64_t alignment, bool reuse) {
-  auto overlap = [&iv](size_t a, size_t b) { return Overlap(iv[a], iv[b]); };
-  return Pack(iv, alignment, reuse, overlap, LowerBound(iv, alignment));
+  int32_t steps = 0;
+  for (const Interval& i : iv) steps = std::max(steps, i.last + 1);
+  LiveIntervals live(iv, steps);
+  return Pack(iv, alignment, reuse, live, LowerBound(iv, alignment));
 }
 
 Packing PackWithConflicts(const std::vector<Interval>& iv, int64_t alignment, bool reuse, const Conflict& conflict,
