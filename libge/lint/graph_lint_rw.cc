@@ -70,9 +70,10 @@ void CheckGraph(const Graph& g, const std::string& path, Diagnostics* out) {
       if (acc.size() < 2) continue;
       const std::string tensor = n->name() + ":" + std::to_string(o) + " (" + n->type() + ")";
       for (size_t i = 0; i < acc.size(); ++i)
-        for (size_t j = 0; j < acc.size(); ++j) {
+        // Writers are rare: asked first, a tensor with k readers costs k, not k^2.
+        for (size_t j = 0; acc[i].access == Access::kWrite && j < acc.size(); ++j) {
           const Accessor &w = acc[i], &r = acc[j];
-          if (w.access != Access::kWrite || i == j || w.node == r.node) continue;
+          if (i == j || w.node == r.node) continue;
           // Two writers are reported once.
           if (r.access == Access::kWrite && j < i) continue;
           if (reach->Ordered(w.node, r.node)) continue;

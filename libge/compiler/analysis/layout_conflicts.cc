@@ -207,15 +207,27 @@ bool PairConflict(const SymbolAnchor& x, const SymbolAnchor& y, const std::vecto
   return false;
 }
 
+// The indices of the anchors that carry more than plain
+// attributes: the only ones PairConflict can find in conflict.
+std::vector<size_t> MarkedAnchors(const std::vector<SymbolAnchor>& anchors) {
+  std::vector<size_t> marked;
+  for (size_t i = 0; i < anchors.size(); ++i)
+    if (!Plain(anchors[i])) marked.push_back(i);
+  return marked;
+}
+
 }  // namespace
 
 std::vector<LayoutConflict> ConflictsInSymbol(const std::vector<SymbolAnchor>& anchors, int64_t symbol, bool root) {
   std::vector<LayoutConflict> out;
+  // Plain anchors conflict with nothing: pairs of the others only, so a
+  // tensor with 100k plain readers costs 100k, not their 5e9 pairs.
+  const std::vector<size_t> marked = MarkedAnchors(anchors);
   // One conflict per pair of anchors: one copy resolves it.
-  for (size_t i = 0; i < anchors.size(); ++i)
-    for (size_t j = i + 1; j < anchors.size(); ++j) {
+  for (size_t i = 0; i < marked.size(); ++i)
+    for (size_t j = i + 1; j < marked.size(); ++j) {
       LayoutConflict c;
-      if (PairConflict(anchors[i], anchors[j], anchors, symbol, root, &c)) out.push_back(std::move(c));
+      if (PairConflict(anchors[marked[i]], anchors[marked[j]], anchors, symbol, root, &c)) out.push_back(std::move(c));
     }
   return out;
 }
@@ -243,11 +255,15 @@ bool MergeWouldConflict(const std::vector<OutAnchor>& symbol, const std::vector<
   for (SymbolAnchor& a : fresh) anchors.push_back(std::move(a));
   // Only pairs with a new anchor: what the symbol had before, it keeps
   // either way (and the planner runs after the pass that removes it).
-  for (size_t j = old_size; j < anchors.size(); ++j)
-    for (size_t i = 0; i < j; ++i) {
+  const std::vector<size_t> marked = MarkedAnchors(anchors);
+  for (size_t j : marked) {
+    if (j < old_size) continue;
+    for (size_t i : marked) {
+      if (i >= j) break;
       LayoutConflict c;
       if (PairConflict(anchors[i], anchors[j], anchors, -1, root, &c)) return true;
     }
+  }
   return false;
 }
 

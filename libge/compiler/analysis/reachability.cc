@@ -1,33 +1,39 @@
 #include "ge/analysis/reachability.h"
 
+#include <unordered_set>
+
 namespace ge::analysis {
 
 Result<Reachability> Reachability::Build(const Graph& g) {
   GE_ASSIGN_OR_RETURN(std::vector<Node*> order, g.TopologicalOrder());
   Reachability r;
+  r.index_.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) r.index_[order[i]] = i;
-  r.words_ = (order.size() + 63) / 64;
-  r.bits_.assign(order.size() * r.words_, 0);
-  // Reverse topological order: every successor's row is complete first.
-  for (size_t k = order.size(); k-- > 0;) {
-    const Node* n = order[k];
-    uint64_t* row = &r.bits_[k * r.words_];
-    auto add = [&](const Node* s) {
-      const size_t j = r.index_.at(s);
-      row[j / 64] |= uint64_t{1} << (j % 64);
-      const uint64_t* srow = &r.bits_[j * r.words_];
-      for (size_t w = 0; w < r.words_; ++w) row[w] |= srow[w];
-    };
-    for (const Node* s : n->OutNodes()) add(s);
-    for (const Node* s : n->control_outputs()) add(s);
-  }
   return r;
 }
 
 bool Reachability::Reaches(const Node* a, const Node* b) const {
   auto ia = index_.find(a), ib = index_.find(b);
-  if (ia == index_.end() || ib == index_.end()) return false;
-  return (bits_[ia->second * words_ + ib->second / 64] >> (ib->second % 64)) & 1;
+  if (ia == index_.end() || ib == index_.end() || ia->second >= ib->second) return false;
+  // Every edge goes forward in the order: a node after b cannot lead to b.
+  const size_t target = ib->second;
+  std::vector<const Node*> todo{a};
+  std::unordered_set<const Node*> seen{a};
+  auto visit = [&](const Node* s) {
+    if (s == b) return true;
+    auto is = index_.find(s);
+    if (is != index_.end() && is->second < target && seen.insert(s).second) todo.push_back(s);
+    return false;
+  };
+  while (!todo.empty()) {
+    const Node* n = todo.back();
+    todo.pop_back();
+    for (const Node* s : n->OutNodes())
+      if (visit(s)) return true;
+    for (const Node* s : n->control_outputs())
+      if (visit(s)) return true;
+  }
+  return false;
 }
 
 }  // namespace ge::analysis

@@ -15,6 +15,8 @@
 //    with an Assign;
 //  - every collective handled is marked _skip_rw_conflict, so
 //    memory_rw_conflict does not isolate it a second time.
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "ge/analysis/reachability.h"
@@ -29,6 +31,10 @@ bool IsHccl(const Node& n) { return n.type().rfind("Hcom", 0) == 0; }
 bool ShapeOnly(const Node& n) { return n.type() == "Shape" || n.type() == "Rank" || n.type() == "Size"; }
 
 Status HandleHcclInputs(Graph& g, const PassContext&) {
+  // The reachability below serves the collectives only: a model without
+  // one (nearly every model) skips it.
+  const std::vector<Node*> nodes = g.nodes();
+  if (std::none_of(nodes.begin(), nodes.end(), [](const Node* n) { return IsHccl(*n); })) return Status::Ok();
   GE_ASSIGN_OR_RETURN(std::vector<Node*> order, g.TopologicalOrder());
   GE_ASSIGN_OR_RETURN(const analysis::Reachability reach, analysis::Reachability::Build(g));
   for (Node* n : order) {

@@ -30,16 +30,27 @@ TEST(Reachability, DataAndControlEdgesOrderNodes) {
   EXPECT_TRUE(r2->Ordered(b, c));
 }
 
-TEST(Reachability, WideGraphsUseSeveralWords) {
+TEST(Reachability, LongChainsAndTheirSideBranches) {
   TinyGraph t;
   Node* prev = t.Data("x", F32({2}));
   Node* first = prev;
-  for (int i = 0; i < 150; ++i) prev = t.Op("Relu", "r" + std::to_string(i), {prev});
+  Node* mid = nullptr;
+  for (int i = 0; i < 150; ++i) {
+    prev = t.Op("Relu", "r" + std::to_string(i), {prev});
+    if (i == 75) mid = prev;
+  }
+  // A side branch off the input, joined to the chain's middle by a control
+  // edge only: its node reaches the chain's end, not its start.
+  Node* side = t.Op("Neg", "side", {first});
+  t.g().AddControlEdge(side, mid);
   t.Output({prev});
   auto r = analysis::Reachability::Build(t.g());
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->Reaches(first, prev));
   EXPECT_FALSE(r->Reaches(prev, first));
+  EXPECT_TRUE(r->Reaches(side, prev));
+  EXPECT_FALSE(r->Reaches(side, t.g().FindNode("r10")));
+  EXPECT_FALSE(r->Ordered(side, t.g().FindNode("r10")));
 }
 
 TEST(MemorySymbols, ReferenceChainsShareOneSymbolAndCopiesDoNot) {
