@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <queue>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ge {
 
@@ -98,16 +100,20 @@ const TensorDesc* Node::SourceDesc(size_t i) const {
 
 std::vector<Node*> Node::OutNodes() const {
   std::vector<Node*> out;
+  // A linear search per consumer made a node read by k others cost k^2
+  // (a model input feeding 100k nodes: minutes in every topological sort).
+  std::unordered_set<const Node*> seen;
   for (const auto& consumers : out_edges_)
     for (const Endpoint& c : consumers)
-      if (std::find(out.begin(), out.end(), c.node) == out.end()) out.push_back(c.node);
+      if (seen.insert(c.node).second) out.push_back(c.node);
   return out;
 }
 
 std::vector<Node*> Node::InNodes() const {
   std::vector<Node*> in;
+  std::unordered_set<const Node*> seen;  // as in OutNodes: k inputs cost k, not k^2
   for (const Endpoint& e : in_edges_)
-    if (e.node && std::find(in.begin(), in.end(), e.node) == in.end()) in.push_back(e.node);
+    if (e.node && seen.insert(e.node).second) in.push_back(e.node);
   return in;
 }
 
@@ -230,36 +236,45 @@ Node* Graph::OutputNode() const {
 }
 
 Result<std::vector<Node*>> Graph::TopologicalOrder() const {
-  std::map<const Node*, size_t> position;
+  // Positions index plain vectors and the ready heap holds positions: with
+  // tree maps keyed by pointer every pass paid O(n log^2 n) here.
+  std::unordered_map<const Node*, size_t> position;
+  position.reserve(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) position[nodes_[i].get()] = i;
-  std::map<const Node*, size_t> pending;
-  auto cmp = [&](Node* a, Node* b) { return position[a] > position[b]; };
-  std::priority_queue<Node*, std::vector<Node*>, decltype(cmp)> ready(cmp);
-  for (const auto& n : nodes_) {
+  std::vector<size_t> pending(nodes_.size());
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;  // lowest position first
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const Node* n = nodes_[i].get();
     size_t deps = n->InNodes().size();
     for (Node* c : n->control_in_) {
       bool also_data = false;
       for (const Endpoint& e : n->in_edges_) also_data |= e.node == c;
       if (!also_data) ++deps;
     }
-    pending[n.get()] = deps;
-    if (deps == 0) ready.push(n.get());
+    pending[i] = deps;
+    if (deps == 0) ready.push(i);
   }
   std::vector<Node*> order;
   order.reserve(nodes_.size());
+  std::vector<size_t> succ;
   while (!ready.empty()) {
-    Node* n = ready.top();
+    Node* n = nodes_[ready.top()].get();
     ready.pop();
     order.push_back(n);
-    std::set<Node*> succ;
-    for (Node* s : n->OutNodes()) succ.insert(s);
-    for (Node* s : n->control_out_) succ.insert(s);
-    for (Node* s : succ)
+    succ.clear();
+    auto add = [&](const Node* s) {
+      if (auto it = position.find(s); it != position.end()) succ.push_back(it->second);
+    };
+    for (Node* s : n->OutNodes()) add(s);
+    for (Node* s : n->control_out_) add(s);
+    std::sort(succ.begin(), succ.end());
+    succ.erase(std::unique(succ.begin(), succ.end()), succ.end());
+    for (size_t s : succ)
       if (--pending[s] == 0) ready.push(s);
   }
   if (order.size() != nodes_.size()) {
-    for (const auto& n : nodes_)
-      if (pending[n.get()] != 0) return InvalidArgument("graph " + name_ + " has a cycle through node " + n->Label());
+    for (size_t i = 0; i < nodes_.size(); ++i)
+      if (pending[i] != 0) return InvalidArgument("graph " + name_ + " has a cycle through node " + nodes_[i]->Label());
   }
   return order;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace ge {
 
@@ -14,6 +15,13 @@ Status VerifyGraph(const Graph& g) {
   std::set<int64_t> data_indices;
   int netoutputs = 0;
   size_t data_count = 0;
+  // Every consumer entry once, so that an input finds its own in O(log E):
+  // a search of the producer's consumer list made a tensor read by k nodes
+  // cost k^2.
+  std::set<std::tuple<const Node*, int, const Node*, int>> consumed;
+  for (Node* n : g.nodes())
+    for (size_t o = 0; o < n->num_outputs(); ++o)
+      for (const Endpoint& c : n->OutputConsumers(o)) consumed.insert({n, static_cast<int>(o), c.node, c.index});
   for (Node* n : g.nodes()) {
     if (n->owner() != &g) return Fail(g, n->Label() + " has a wrong owner");
     if (!names.insert(n->name()).second) return Fail(g, "duplicate node name " + n->name());
@@ -23,8 +31,7 @@ Status VerifyGraph(const Graph& g) {
       if (src.node->owner() != &g) return Fail(g, n->Label() + " input " + std::to_string(i) + " comes from another graph");
       if (src.index < 0 || static_cast<size_t>(src.index) >= src.node->num_outputs())
         return Fail(g, n->Label() + " input " + std::to_string(i) + " names a missing output");
-      const auto& back = src.node->OutputConsumers(src.index);
-      if (std::find(back.begin(), back.end(), Endpoint{n, static_cast<int>(i)}) == back.end())
+      if (!consumed.count({src.node, src.index, n, static_cast<int>(i)}))
         return Fail(g, "edge " + src.node->name() + " -> " + n->name() + " is one-sided");
     }
     for (size_t o = 0; o < n->num_outputs(); ++o) {
