@@ -136,10 +136,13 @@ class SinkLoadedModel : public LoadedModel {
                          std::chrono::milliseconds timeout) = 0;
   using LoadedModel::Execute;
   // Queued on the model thread (the run loop); the buffers must stay valid
-  // until the result is delivered. The callback runs on the model thread;
-  // the future form allocates its shared state, the callback form nothing
-  // beyond the queue slot prepared at load (callbacks up to 16 bytes of
-  // captures are stored inline by std::function).
+  // until the result is delivered. The callback runs on the model thread.
+  // The future form allocates its shared state. The callback form moves the
+  // callback into a queue slot prepared at load, which allocates nothing;
+  // making the ExecuteCallback allocates unless it is a function pointer or
+  // a lambda whose captures are trivially copyable and at most 16 bytes
+  // (libstdc++'s std::function stores only those inline: a std::string or
+  // shared_ptr capture is one heap allocation per call).
   virtual std::future<Status> ExecuteAsync(const std::vector<DataBuffer>& inputs,
                                            const std::vector<MutableBuffer>& outputs) = 0;
   virtual void ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<MutableBuffer>& outputs,
