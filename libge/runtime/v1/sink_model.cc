@@ -131,8 +131,8 @@ Result<std::unique_ptr<SinkLoadedModel>> LoadSink(const Model& model, const Sink
                            "with --dynamic_batch_size, --dynamic_image_size or --dynamic_dims");
   }
   if (options.executor != LoadOptions::Executor::kSequential)
-    return InvalidArgument("the topological executor runs dynamic models in v2 mode; sink mode runs " + model.name +
-                           "'s task lists as the plan orders them");
+    return InvalidArgument("the topological executor runs dynamic models in v2 mode; sink mode runs " +
+                           model.name + "'s task lists as the plan orders them");
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
   auto program = rt::BuildProgram(model, *device, options.max_memory, pool);
   if (!program.ok()) return program.status().Annotated("sink load of " + model.name);

@@ -45,7 +45,9 @@ class ModelV2 final : public LoadedModel {
 
   // One stream: the host sequence's tasks (a linked model's label tasks
   // included), each with its last run's times (0/0 when it did not run).
-  std::vector<TaskProfile> Profile() const override { return hal_ ? rt::ProfileTasks(*p_, lists_, *hal_) : std::vector<TaskProfile>{}; }
+  std::vector<TaskProfile> Profile() const override {
+    return hal_ ? rt::ProfileTasks(*p_, lists_, *hal_) : std::vector<TaskProfile>{};
+  }
 
   Status Execute(const std::vector<const void*>& in, const std::vector<void*>& out) override {
     GE_RETURN_IF_ERROR(mem_.WrapPointers(in, out));

@@ -107,7 +107,9 @@ TEST_P(LoadOptionsReach, TimeoutPutsTheRunOnTheStreamWorker) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, LoadOptionsReach, ::testing::Values(RunMode::kSink, RunMode::kV2),
-                         [](const ::testing::TestParamInfo<RunMode>& i) { return i.param == RunMode::kSink ? "Sink" : "V2"; });
+                         [](const ::testing::TestParamInfo<RunMode>& i) {
+                           return i.param == RunMode::kSink ? "Sink" : "V2";
+                         });
 
 // v <- v + c, M times: a Loop linked into label tasks.
 Model AddLoop() {
@@ -115,10 +117,12 @@ Model AddLoop() {
   body.Data("iter", TensorDesc(DataType::kInt64, {}));
   Node* c = body.Data("cond_in", TensorDesc(DataType::kBool, {}));
   Node* v = body.Data("v", F32({1, 8}));
-  body.Output({body.Op("Identity", "cond_out", {c}), body.Op("Add", "add", {v, body.Const("c", F32s({1, 8}, Values(8, 1.f)))})});
+  Node* step = body.Const("c", F32s({1, 8}, Values(8, 1.f)));
+  body.Output({body.Op("Identity", "cond_out", {c}), body.Op("Add", "add", {v, step})});
   EXPECT_TRUE(body.Infer().ok());
   TinyGraph t;
-  Node* loop = t.Op("Loop", "loop", {t.Data("M", TensorDesc(DataType::kInt64, {})), nullptr, t.Data("v0", F32({1, 8}))});
+  Node* trips = t.Data("M", TensorDesc(DataType::kInt64, {}));
+  Node* loop = t.Op("Loop", "loop", {trips, nullptr, t.Data("v0", F32({1, 8}))});
   loop->subgraphs()["body"] = std::shared_ptr<Graph>(body.Clone());
   t.Output({loop}, {"v"});
   return CompileTiny(t.Clone());
