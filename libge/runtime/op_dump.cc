@@ -13,12 +13,9 @@
 
 #include "common/program.h"
 #include "v1/sink_model.h"
+#include "v2/model_v2.h"
 
 namespace ge {
-namespace v2 {
-Result<std::unique_ptr<LoadedModel>> LoadV2(std::shared_ptr<const rt::Program> program, bool profile);  // v2/model_v2.cc
-}
-
 namespace {
 
 // What one kernel task left in its outputs at its last run.
@@ -88,11 +85,12 @@ Result<std::vector<uint8_t>> PlainBytes(hal::Device& device, const hal::KernelSp
 }
 
 Result<std::unique_ptr<LoadedModel>> LoadForDump(std::shared_ptr<const rt::Program> program, const OpDumpOptions& o) {
-  if (o.mode == RunMode::kV2) return v2::LoadV2(std::move(program), /*profile=*/false);
-  SinkOptions so;
-  so.device = o.device;
-  so.max_memory = o.max_memory;
-  auto m = std::make_unique<v1::SinkModel>(std::move(program), so);
+  LoadOptions options;
+  options.mode = o.mode;
+  options.device = o.device;
+  options.max_memory = o.max_memory;
+  if (o.mode == RunMode::kV2) return v2::LoadV2(std::move(program), options);
+  auto m = std::make_unique<v1::SinkModel>(std::move(program), options);
   GE_RETURN_IF_ERROR(m->Load());
   return std::unique_ptr<LoadedModel>(std::move(m));
 }

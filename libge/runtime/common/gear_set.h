@@ -23,6 +23,7 @@ class GearSet {
   // InvalidArgument lists the gears.
   Result<size_t> Select(const std::vector<const std::vector<int64_t>*>& dims);
   SinkLoadedModel& model(size_t gear) { return *models_[gear]; }
+  const SinkLoadedModel& model(size_t gear) const { return *models_[gear]; }
   const std::vector<IoDesc>& outputs(size_t gear) const { return models_[gear]->outputs(); }
   size_t size() const { return models_.size(); }
   // Device bytes held: every gear's own memory plus the shared weights once.

@@ -30,6 +30,11 @@ class GearModel final : public LoadedModel {
                            "): run it with input dims (ExecuteShaped), which pick the gear");
   }
 
+  // The gear of the last call (LoadOptions::profile reaches every gear).
+  std::vector<TaskProfile> Profile() const override {
+    return gears_.size() ? gears_.model(last_gear_).Profile() : std::vector<TaskProfile>{};
+  }
+
   Status ExecuteShaped(const std::vector<TensorView>& inputs, std::vector<Tensor>& outputs) override {
     GE_RETURN_IF_ERROR(rt::CheckShapedInputs(inputs_, inputs));
     dims_.resize(inputs.size());
@@ -39,6 +44,7 @@ class GearModel final : public LoadedModel {
       in_[k] = DataBuffer{inputs[k].data, static_cast<size_t>(NumElements(inputs[k].dims)) * DataTypeSize(inputs[k].dtype)};
     }
     GE_ASSIGN_OR_RETURN(size_t gear, gears_.Select(dims_));
+    last_gear_ = gear;
     const std::vector<IoDesc>& descs = gears_.outputs(gear);
     std::vector<std::vector<uint8_t>> bytes(descs.size());
     out_.resize(descs.size());
@@ -59,6 +65,7 @@ class GearModel final : public LoadedModel {
   std::vector<const std::vector<int64_t>*> dims_;
   std::vector<DataBuffer> in_;
   std::vector<MutableBuffer> out_;
+  size_t last_gear_ = 0;
 };
 
 }  // namespace

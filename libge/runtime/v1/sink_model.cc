@@ -25,26 +25,10 @@ Status SinkModel::Load() {
 // InitFeatureMapAndP2PMem, InitIoNodes).
 Status SinkModel::InitMemory() { return mem_.Init(*p_); }
 
-// Streams and events: the per-stream task lists with their event entries
-// (the HAL model, created at DistributeTask, owns the threads and events).
+// Streams and events: the per-stream task lists with their event and label
+// tasks (the HAL model, created at DistributeTask, owns the threads and events).
 Status SinkModel::InitModelStream() {
-  desc_.num_events = p_->num_events;
-  desc_.num_labels = p_->num_labels;
-  desc_.streams.assign(p_->streams.size(), {});
-  for (size_t s = 0; s < p_->streams.size(); ++s) {
-    desc_.streams[s].resize(p_->streams[s].size());
-    for (size_t i = 0; i < p_->streams[s].size(); ++i) {
-      const rt::ProgramTask& t = p_->streams[s][i];
-      hal::ModelTask& m = desc_.streams[s][i];
-      m.kind = t.kind;
-      m.event = t.event;
-      m.label = t.label;
-      if (t.kind == hal::ModelTask::Kind::kLabelSwitch) {
-        m.labels = p_->switch_labels.data() + t.labels_begin;
-        m.num_labels = static_cast<int32_t>(t.labels_count);
-      }
-    }
-  }
+  lists_ = rt::StreamTaskLists(*p_);
   spdlog::debug("sink InitModelStream: {} streams, {} events, {} labels", p_->streams.size(), p_->num_events,
                 p_->num_labels);
   return Status::Ok();
@@ -60,21 +44,11 @@ Status SinkModel::InitNodes() {
   return Status::Ok();
 }
 
-// Task sink: each stream's list, with pointers resolved, handed to the HAL.
+// Task sink: each stream's list, with pointers resolved, handed to the HAL,
+// which checks it (events, labels, deadlocks; hal/model.h).
 Status SinkModel::DistributeTask() {
-  for (size_t s = 0; s < p_->streams.size(); ++s)
-    for (size_t i = 0; i < p_->streams[s].size(); ++i) {
-      const rt::ProgramTask& t = p_->streams[s][i];
-      hal::ModelTask& m = desc_.streams[s][i];
-      if (t.kind == hal::ModelTask::Kind::kLabelSwitch) m.inputs = mem_.inputs(t);  // the index
-      if (t.kind != hal::ModelTask::Kind::kKernel) continue;
-      m.kernel = kernels_[t.kernel].get();
-      m.inputs = mem_.inputs(t);
-      m.outputs = mem_.outputs(t);
-    }
-  GE_ASSIGN_OR_RETURN(hal_, p_->device->CreateModel(desc_));
-  if (options_.profile) hal_->EnableTiming(true);
-  spdlog::debug("sink DistributeTask: {} task lists handed to the HAL", desc_.streams.size());
+  GE_ASSIGN_OR_RETURN(hal_, rt::CreateHalModel(*p_, lists_, mem_, kernels_, options_.profile));
+  spdlog::debug("sink DistributeTask: {} task lists handed to the HAL", lists_.size());
   return Status::Ok();
 }
 
@@ -127,37 +101,7 @@ void SinkModel::ExecuteAsync(const std::vector<DataBuffer>& in, const std::vecto
 
 // ------------------------------------------------------------------ profile
 
-std::vector<TaskProfile> SinkModel::Profile() const {
-  std::vector<TaskProfile> out;
-  const auto& times = hal_->timings();
-  for (size_t s = 0; s < p_->streams.size(); ++s) {
-    for (size_t i = 0; i < p_->streams[s].size(); ++i) {
-      const rt::ProgramTask& t = p_->streams[s][i];
-      TaskProfile tp;
-      tp.stream = static_cast<int32_t>(s);
-      tp.event = t.event;
-      if (t.kind == hal::ModelTask::Kind::kKernel) {
-        tp.name = p_->labels[t.kernel];
-        tp.kernel = p_->specs[t.kernel].op;
-      } else if (t.kind == hal::ModelTask::Kind::kEventRecord || t.kind == hal::ModelTask::Kind::kEventWait) {
-        tp.name = std::string(t.kind == hal::ModelTask::Kind::kEventRecord ? "record" : "wait") + " event " +
-                  std::to_string(t.event);
-        tp.kernel = "event";
-      } else {
-        tp.name = t.kind == hal::ModelTask::Kind::kLabelSwitch ? "label switch"
-                  : t.kind == hal::ModelTask::Kind::kLabelGoto ? "label goto " + std::to_string(t.label)
-                                                                : "label set " + std::to_string(t.label);
-        tp.kernel = "label";
-      }
-      if (s < times.size() && i < times[s].size()) {
-        tp.begin_ns = times[s][i].begin_ns;
-        tp.end_ns = times[s][i].end_ns;
-      }
-      out.push_back(std::move(tp));
-    }
-  }
-  return out;
-}
+std::vector<TaskProfile> SinkModel::Profile() const { return rt::ProfileTasks(*p_, lists_, *hal_); }
 
 const rt::ExecuteStats* SinkStats(const SinkLoadedModel& m) {
   auto* s = dynamic_cast<const SinkModel*>(&m);
@@ -186,6 +130,9 @@ Result<std::unique_ptr<SinkLoadedModel>> LoadSink(const Model& model, const Sink
                            "): sink mode runs static plans only; run it in v2 mode, or compile fixed shapes with --input_shape, or gears "
                            "with --dynamic_batch_size, --dynamic_image_size or --dynamic_dims");
   }
+  if (options.executor != LoadOptions::Executor::kSequential)
+    return InvalidArgument("the topological executor runs dynamic models in v2 mode; sink mode runs " +
+                           model.name + "'s task lists as the plan orders them");
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
   auto program = rt::BuildProgram(model, *device, options.max_memory, pool);
   if (!program.ok()) return program.status().Annotated("sink load of " + model.name);

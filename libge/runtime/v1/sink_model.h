@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 
+#include "common/hal_model.h"
 #include "common/instance_memory.h"
 #include "common/program.h"
 #include "ge/runtime.h"
@@ -56,7 +57,7 @@ class SinkModel final : public SinkLoadedModel {
   SinkOptions options_;
   rt::InstanceMemory mem_;  // fixed feature map, refreshable IO, argument arrays
   std::vector<std::unique_ptr<hal::Kernel>> kernels_;
-  hal::ModelDesc desc_;
+  rt::TaskLists lists_;  // per HAL stream, the program tasks it runs
   std::unique_ptr<hal::Model> hal_;
   std::mutex exec_mu_;  // one execute at a time (sync calls vs the run loop)
   std::unique_ptr<RunLoop> loop_;

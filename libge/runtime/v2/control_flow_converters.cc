@@ -9,16 +9,14 @@
 
 #include "ge/runtime.h"
 #include "v2/lowering.h"
+#include "v2/model_v2.h"
 
 namespace ge::v2 {
-
-Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options);  // model_v2_executor.cc
-
 namespace {
 
 // Subgraph `name` of n as a model run node by node in v2.
 Result<std::unique_ptr<LoadedModel>> LoadSubgraph(const Model& root, const Node& n, const std::string& name,
-                                                 const std::string& device) {
+                                                 const LoadOptions& options) {
   auto it = n.subgraphs().find(name);
   if (it == n.subgraphs().end() || !it->second) return Corrupt("node " + n.Label() + " has no subgraph '" + name + "'");
   Model m = CopyModelInfo(root);
@@ -26,8 +24,6 @@ Result<std::unique_ptr<LoadedModel>> LoadSubgraph(const Model& root, const Node&
   m.graph = it->second->Clone();
   DescribeGraphIo(*m.graph, m.inputs, m.outputs);
   m.dynamic = true;
-  LoadOptions options;
-  options.device = device;
   auto loaded = LoadDynamicV2(m, options);
   if (!loaded.ok()) return loaded.status().Annotated("node " + n.Label() + ", subgraph '" + name + "'");
   return loaded;
@@ -37,9 +33,9 @@ Result<std::unique_ptr<LoadedModel>> LoadSubgraph(const Model& root, const Node&
 // a subgraph); DeInit drops it.
 void LoadInInit(Node& n, Lowering& l, const char* name, std::unique_ptr<LoadedModel>* slot) {
   const Model& root = l.model();
-  const std::string device = l.device_name();
-  l.exec().init.push_back([slot, &root, &n, name, device]() -> Status {
-    GE_ASSIGN_OR_RETURN(*slot, LoadSubgraph(root, n, name, device));
+  const LoadOptions options = l.InnerModelOptions(RunMode::kV2);
+  l.exec().init.push_back([slot, &root, &n, name, options]() -> Status {
+    GE_ASSIGN_OR_RETURN(*slot, LoadSubgraph(root, n, name, options));
     return Status::Ok();
   });
   l.exec().deinit.push_back([slot] { slot->reset(); });

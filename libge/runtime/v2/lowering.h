@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ge/model.h"
+#include "ge/runtime.h"
 #include "hal/device.h"
 #include "v2/execute_graph.h"
 #include "v2/topological_executor.h"
@@ -48,14 +49,22 @@ class NodeConverterRegistry {
 // addresses are stable: Main holds pointers to them).
 class Lowering {
  public:
-  // `device_name`: what the partitions' sink models load on (the registry
-  // name of `device`).
-  Lowering(const Model& model, hal::Device& device, std::string device_name, RunState& state, Graph& graph)
-      : model_(model), device_(device), device_name_(std::move(device_name)), state_(state), graph_(graph) {}
+  // `options`: the caller's, their device resolved to a registry name.
+  Lowering(const Model& model, hal::Device& device, const LoadOptions& options, RunState& state, Graph& graph)
+      : model_(model), device_(device), options_(options), state_(state), graph_(graph) {}
 
   const Model& model() const { return model_; }
   hal::Device& device() { return device_; }
-  const std::string& device_name() const { return device_name_; }
+  // What the models loaded in Init take (partitions and gears in sink mode,
+  // control-flow subgraphs in v2): the caller's options in `mode`, run in
+  // order (a partition's plan is made for its sequential order; a subgraph
+  // runs inside one node of this model's executor).
+  LoadOptions InnerModelOptions(RunMode mode) const {
+    LoadOptions o = options_;
+    o.mode = mode;
+    o.executor = LoadOptions::Executor::kSequential;
+    return o;
+  }
   RunState& state() { return state_; }
   Graph& graph() { return graph_; }
   ExecuteGraph& exec() { return exec_; }
@@ -101,7 +110,7 @@ class Lowering {
  private:
   const Model& model_;
   hal::Device& device_;
-  std::string device_name_;
+  LoadOptions options_;
   RunState& state_;
   Graph& graph_;
   ExecuteGraph exec_;

@@ -114,12 +114,10 @@ Status ConvertPartitionedCall(Node& n, Lowering& l) {
   auto* c = l.Make<PartitionContext>();
   GE_RETURN_IF_ERROR(c->Bind(n, l));
   const Model& root = l.model();
-  const std::string device = l.device_name();
+  const LoadOptions options = l.InnerModelOptions(RunMode::kSink);
   // DavinciModelCreate.
-  l.exec().init.push_back([c, &root, index, device]() -> Status {
+  l.exec().init.push_back([c, &root, index, options]() -> Status {
     GE_ASSIGN_OR_RETURN(Model sub, PartitionModel(root, index));
-    SinkOptions options;
-    options.device = device;
     GE_ASSIGN_OR_RETURN(c->model, LoadSinkModel(sub, options));
     return Status::Ok();
   });
@@ -163,12 +161,9 @@ Status ConvertGearCase(Node& n, Lowering& l) {
   GE_RETURN_IF_ERROR(c->Bind(n, l));
   c->dims.resize(c->in.size());
   const Model& root = l.model();
-  const std::string node = n.name(), device = l.device_name();
-  l.exec().init.push_back([c, &root, node, device]() -> Status {
-    SinkOptions options;
-    options.device = device;
-    return c->gears.Load(root, node, options);
-  });
+  const std::string node = n.name();
+  const LoadOptions options = l.InnerModelOptions(RunMode::kSink);
+  l.exec().init.push_back([c, &root, node, options]() -> Status { return c->gears.Load(root, node, options); });
   l.exec().deinit.push_back([c] { c->gears.Unload(); });
   l.AddHeld([c] { return c->gears.device_bytes(); });
   l.AddMain(SelectGear, c);

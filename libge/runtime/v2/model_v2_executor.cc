@@ -14,17 +14,18 @@
 #include "ge/runtime.h"
 #include "v2/executor_thread_pool.h"
 #include "v2/lowering.h"
+#include "v2/model_v2.h"
 
 namespace ge::v2 {
 namespace {
 
 class ModelV2Executor final : public LoadedModel {
  public:
-  ModelV2Executor(const Model& model, hal::Device& device, std::string device_name, const LoadOptions& options)
+  // `options`: the caller's, their device resolved to a registry name.
+  ModelV2Executor(const Model& model, hal::Device& device, const LoadOptions& options)
       : model_(CopyModel(model)),
         memory_(device, options.executor != LoadOptions::Executor::kSequential),
         device_(device),
-        device_name_(std::move(device_name)),
         options_(options) {}
   ~ModelV2Executor() override {
     if (lowering_)
@@ -39,7 +40,7 @@ class ModelV2Executor final : public LoadedModel {
     const size_t threads = options_.executor_threads > 0 ? static_cast<size_t>(options_.executor_threads)
                                                          : std::max(1u, std::thread::hardware_concurrency());
     if (topological && threads > 1) share_ = device_.ShareCompute(threads);
-    lowering_ = std::make_unique<Lowering>(model_, device_, device_name_, state_, *model_.graph);
+    lowering_ = std::make_unique<Lowering>(model_, device_, options_, state_, *model_.graph);
     GE_RETURN_IF_ERROR(lowering_->Run());
     ExecuteGraph& g = lowering_->exec();
     for (auto& step : g.init) GE_RETURN_IF_ERROR(step());
@@ -133,7 +134,6 @@ class ModelV2Executor final : public LoadedModel {
   Model model_;
   ValueMemory memory_;
   hal::Device& device_;
-  std::string device_name_;
   RunState state_;
   std::unique_ptr<Lowering> lowering_;
   SequentialExecutionData exec_{0, nullptr};
@@ -152,8 +152,9 @@ class ModelV2Executor final : public LoadedModel {
 
 Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options) {
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
-  const std::string name = !options.device.empty() ? options.device : model.target;
-  auto m = std::make_unique<ModelV2Executor>(model, *device, name, options);
+  LoadOptions resolved = options;
+  if (resolved.device.empty()) resolved.device = model.target;
+  auto m = std::make_unique<ModelV2Executor>(model, *device, resolved);
   GE_RETURN_IF_ERROR(m->Load().Annotated("v2 load of " + model.name));
   return std::unique_ptr<LoadedModel>(std::move(m));
 }

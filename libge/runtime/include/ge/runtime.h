@@ -1,6 +1,7 @@
 // Runtimes: a loaded model that executes.
 //  - v2 lowers the graph to an ExecuteGraph (Init / Main / DeInit) run by a
-//    sequential executor (libge/runtime/v2);
+//    sequential executor; a static model's Main is one HAL model run, the
+//    same task interpreter as sink's (libge/runtime/v2);
 //  - sink (v1, GE's DavinciModel) prepares everything at load and hands each
 //    stream's task list to the HAL as one model; an execute refreshes the
 //    addresses that changed and triggers the whole model with one call
@@ -57,15 +58,18 @@ class LoadedModel {
   virtual Status Execute(const std::vector<const void*>& inputs, const std::vector<void*>& outputs) = 0;
   // Bytes of device memory the model holds (weights + feature map).
   virtual size_t device_bytes() const = 0;
-  // The kernels of the last Execute with their times, when the model was
-  // loaded to profile (LoadOptions::profile, SinkOptions::profile); empty
-  // otherwise.
+  // The tasks of the last Execute with their times, when the model was
+  // loaded to profile (LoadOptions::profile); empty otherwise.
   virtual std::vector<TaskProfile> Profile() const { return {}; }
 };
 
 enum class RunMode { kV2, kSink };
 
+// How a model is loaded, whichever runtime runs it: LoadModel, LoadSinkModel
+// and ModelManager take this one type, so no option is lost between them (a
+// hand-copied conversion once dropped `profile`).
 struct LoadOptions {
+  // LoadModel's runtime; LoadSinkModel and ModelManager load in sink mode.
   RunMode mode = RunMode::kV2;
   // The HAL device to run on, by registered name (ge-run --device); empty:
   // the device the model was compiled for (Model::target).
@@ -76,14 +80,23 @@ struct LoadOptions {
   // How v2 runs a dynamic model's Main graph (ge-run --executor): the
   // sequential C loop, or the topological executor (ready counters over a
   // thread pool, critical path first) with `executor_threads` threads
-  // (the caller included; 0: one per core). Static models run sequentially:
-  // their memory plan is made for the plan's order.
+  // (the caller included; 0: one per core). Static models, in either mode,
+  // refuse the topological executor: their memory plan is made for the
+  // plan's order.
   enum class Executor { kSequential, kTopological } executor = Executor::kSequential;
   int executor_threads = 0;
-  // v2: time every kernel of every Execute, for Profile(). The timed launch
-  // is a different Main function, chosen at load: without it the
-  // per-inference path reads no clock. A dynamic model is refused.
+  // Per-task timing of every execute, for Profile(), in either runtime: the
+  // timing arrays are allocated at load and the timed task loop is a
+  // separate instantiation, so without it the per-inference path reads no
+  // clock. v2 refuses it for a dynamic model.
   bool profile = false;
+  // Default timeout of every execute of a static model, in either runtime
+  // (0: none). On expiry the run is aborted, the call returns kTimeout and
+  // the model stays usable. v2 refuses it for a dynamic model.
+  std::chrono::milliseconds timeout{0};
+  // Sink only: capacity of the run-loop / ExecuteAsync queue; Submit blocks
+  // when full.
+  size_t queue_depth = 16;
 };
 
 // Loads a compiled model (memory plan and task lists included: the runtime
@@ -106,20 +119,8 @@ struct MutableBuffer {
   size_t size = 0;
 };
 
-struct SinkOptions {
-  // Default timeout of every execute (0: none). On expiry the run is aborted,
-  // the call returns kTimeout and the model stays usable.
-  std::chrono::milliseconds timeout{0};
-  // Per-task timing of every run, for Profile() (allocated at load).
-  bool profile = false;
-  // Capacity of the run-loop / ExecuteAsync queue; Submit blocks when full.
-  size_t queue_depth = 16;
-  // The HAL device to run on, by registered name; empty: the device the
-  // model was compiled for (Model::target).
-  std::string device;
-  // As LoadOptions::max_memory.
-  int64_t max_memory = 0;
-};
+// The sink API's name for the one options type.
+using SinkOptions = LoadOptions;
 
 using ExecuteCallback = std::function<void(Status)>;
 
@@ -135,10 +136,13 @@ class SinkLoadedModel : public LoadedModel {
                          std::chrono::milliseconds timeout) = 0;
   using LoadedModel::Execute;
   // Queued on the model thread (the run loop); the buffers must stay valid
-  // until the result is delivered. The callback runs on the model thread;
-  // the future form allocates its shared state, the callback form nothing
-  // beyond the queue slot prepared at load (callbacks up to 16 bytes of
-  // captures are stored inline by std::function).
+  // until the result is delivered. The callback runs on the model thread.
+  // The future form allocates its shared state. The callback form moves the
+  // callback into a queue slot prepared at load, which allocates nothing;
+  // making the ExecuteCallback allocates unless it is a function pointer or
+  // a lambda whose captures are trivially copyable and at most 16 bytes
+  // (libstdc++'s std::function stores only those inline: a std::string or
+  // shared_ptr capture is one heap allocation per call).
   virtual std::future<Status> ExecuteAsync(const std::vector<DataBuffer>& inputs,
                                            const std::vector<MutableBuffer>& outputs) = 0;
   virtual void ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<MutableBuffer>& outputs,
@@ -150,8 +154,6 @@ class SinkLoadedModel : public LoadedModel {
   // A new instance sharing this model's weights (GE's ForkGraph) with its own
   // feature map, IO memory, kernels and streams: forks run concurrently.
   virtual Result<std::unique_ptr<SinkLoadedModel>> Fork() const = 0;
-  // Tasks of the last run with their times (SinkOptions::profile).
-  virtual std::vector<TaskProfile> Profile() const = 0;
   virtual size_t num_streams() const = 0;
   virtual size_t num_tasks() const = 0;
   // Bytes this instance owns (feature map, IO copies), without shared weights.
