@@ -8,6 +8,7 @@
 
 #include "ge/tools/npy.h"
 #include "tests/common/tool_runner.h"
+#include "tests/e2e/reference_model_fixture.h"
 
 namespace ge::test {
 namespace {
@@ -95,15 +96,15 @@ TEST_F(AippTest, SampleLineAndFolderRunMatchTheFloatModel) {
 // TensorFlow's NHWC image input: the Aipp output is NHWC, so the float input
 // the plain model takes is the raw RGB bytes normalised in the same order.
 TEST_F(AippTest, TensorFlowNhwcInputMatchesThePlainModel) {
-  const fs::path pb = fs::path(GE_MODELS_DIR) / "tf_cnn.pb";
-  if (!fs::exists(pb)) GTEST_SKIP() << pb << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+  const std::string pb = ModelsPath("tf_cnn.pb");
+  GE_SKIP_IF_ABSENT(pb);
   WriteFileBytes(Path("rgb.cfg"),
                  "aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n mean_chn_0: 10\n mean_chn_1: 20\n"
                  " mean_chn_2: 30\n var_reci_chn_0: 0.01\n var_reci_chn_1: 0.02\n var_reci_chn_2: 0.03\n}\n");
-  ToolResult a = Run("ge-atc", {"--model", pb.string(), "--framework", "3", "--output", Path("tfa"), "--soc_version",
+  ToolResult a = Run("ge-atc", {"--model", pb, "--framework", "3", "--output", Path("tfa"), "--soc_version",
                                 "Ascend310P3", "--insert_op_conf", Path("rgb.cfg")});
   ASSERT_EQ(a.exit_code, 0) << a.Describe();
-  ToolResult p = Run("ge-atc", {"--model", pb.string(), "--framework", "3", "--output", Path("tfp")});
+  ToolResult p = Run("ge-atc", {"--model", pb, "--framework", "3", "--output", Path("tfp")});
   ASSERT_EQ(p.exit_code, 0) << p.Describe();
   std::string raw(32 * 32 * 3, '\0');
   std::vector<float> f(raw.size());

@@ -8,9 +8,9 @@
 namespace ge::test {
 namespace {
 
-class AttentionFusionE2e : public ReferenceModelTest {
+class AttentionFusionE2e : public ReferenceModelFixture {
  protected:
-  AttentionFusionE2e() : ReferenceModelTest("bert_encoder") {}
+  AttentionFusionE2e() : ReferenceModelFixture("bert_encoder") {}
 };
 
 TEST_F(AttentionFusionE2e, DumpShowsOneFusedAttentionPerLayerUnlessDisabled) {

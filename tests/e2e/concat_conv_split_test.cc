@@ -9,9 +9,9 @@
 namespace ge::test {
 namespace {
 
-class ConcatConvSplitE2e : public ReferenceModelTest {
+class ConcatConvSplitE2e : public ReferenceModelFixture {
  protected:
-  ConcatConvSplitE2e() : ReferenceModelTest("squeezenet1_1") {}
+  ConcatConvSplitE2e() : ReferenceModelFixture("squeezenet1_1") {}
 };
 
 TEST_F(ConcatConvSplitE2e, DumpShowsNoConcatUnlessDisabled) {

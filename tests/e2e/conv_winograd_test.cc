@@ -27,9 +27,9 @@ bool WinogradHasItsOwnLayout() {
   return c.winograd_channel_block > 0 && c.winograd_channel_block != c.channel_block;
 }
 
-class ConvWinogradE2e : public ReferenceModelTest {
+class ConvWinogradE2e : public ReferenceModelFixture {
  protected:
-  ConvWinogradE2e() : ReferenceModelTest("resnet18") {}
+  ConvWinogradE2e() : ReferenceModelFixture("resnet18") {}
 
   // ge-atc, then ge-run with GE_KERNEL_VERBOSE: the kernels' log lines.
   std::string KernelLog() {

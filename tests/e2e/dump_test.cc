@@ -11,6 +11,7 @@
 #include "ge/model.h"
 #include "ge/om.h"
 #include "tests/common/tool_runner.h"
+#include "tests/e2e/reference_model_fixture.h"
 
 namespace ge::test {
 namespace {
@@ -25,11 +26,6 @@ class DumpTest : public TempDirTest {
     ToolResult r = Run("ge-atc", {"--model", kTinyOnnx, "--framework", "5", "--output", Path("tiny")});
     EXPECT_EQ(r.exit_code, 0) << r.Describe();
     return Path("tiny.om");
-  }
-  // Reference model files, or "" (the test then skips).
-  static std::string RefModel(const std::string& file) {
-    const fs::path p = fs::path(GE_MODELS_DIR) / file;
-    return fs::exists(p) ? p.string() : "";
   }
 };
 
@@ -255,9 +251,9 @@ TEST_F(DumpTest, EverySubcommandHasItsOwnHelp) {
 // -------------------------------------------------- a reference model
 
 TEST_F(DumpTest, ResNet18EverySubcommand) {
-  const std::string model = RefModel("resnet18.onnx");
-  if (model.empty()) GTEST_SKIP() << "resnet18.onnx absent under " << GE_MODELS_DIR;
-  const std::string input = RefModel("resnet18.input.npy"), golden = RefModel("resnet18.output.npy");
+  const std::string model = ModelsPath("resnet18.onnx");
+  const std::string input = ModelsPath("resnet18.input.npy"), golden = ModelsPath("resnet18.output.npy");
+  for (const std::string& p : {model, input, golden}) GE_SKIP_IF_ABSENT(p);
   ToolResult dump = Run("ge-dump", {"--model", model, "--out", Path("d"), "--dot", Path("r.dot")});
   ASSERT_EQ(dump.exit_code, 0) << dump.Describe();
   EXPECT_EQ(Names(Path("d")).size(), 2 * (PassNames().size() + 1) + 4);  // + the planning stages' .txt

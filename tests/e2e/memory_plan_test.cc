@@ -9,27 +9,21 @@
 
 #include "tests/common/json_int.h"
 #include "tests/common/tool_runner.h"
+#include "tests/e2e/reference_model_fixture.h"
 
 namespace ge::test {
 namespace {
 
-class MemoryPlanTest : public TempDirTest, public ::testing::WithParamInterface<std::string> {};
+class MemoryPlanTest : public ReferenceModelParamFixture {};
 
 // proto3 JSON writes int64 as a string and leaves zeros out.
 TEST_P(MemoryPlanTest, PeakNearTheLowerBoundAndOutputsMatchWithReuseOnAndOff) {
-  const std::string name = GetParam();
-  const fs::path models = GE_MODELS_DIR;
-  const fs::path onnx = models / (name + ".onnx");
-  const fs::path input = models / (name + ".input.npy");
-  const fs::path golden = models / (name + ".output.npy");
-  for (const fs::path& p : {onnx, input, golden})
-    if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
-
+  const std::string& name = name_;
   int64_t peak[2] = {0, 0}, bound[2] = {0, 0}, no_reuse[2] = {0, 0};
   for (int reuse = 1; reuse >= 0; --reuse) {
     const std::string out = Path(name + (reuse ? "_on" : "_off"));
-    ToolResult atc = Run("ge-atc", {"--model", onnx.string(), "--framework", "5", "--output", out, "--buffer_optimize",
-                                    reuse ? "on" : "off"});
+    ToolResult atc = Run(
+        "ge-atc", {"--model", model_, "--framework", "5", "--output", out, "--buffer_optimize", reuse ? "on" : "off"});
     ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
     EXPECT_NE(atc.out.find("memory: feature map "), std::string::npos) << atc.Describe();
     ToolResult js = Run("ge-atc", {"--mode", "1", "--om", out + ".om", "--json", out + ".json"});
@@ -47,7 +41,7 @@ TEST_P(MemoryPlanTest, PeakNearTheLowerBoundAndOutputsMatchWithReuseOnAndOff) {
     no_reuse[reuse] = JsonInt(mem, "no_reuse_size");
     EXPECT_FALSE(j["model"]["streams"].empty());
 
-    ToolResult run = Run("ge-run", {"--model", out + ".om", "--input", input.string(), "--compare", golden.string()});
+    ToolResult run = Run("ge-run", {"--model", out + ".om", "--input", input_, "--compare", golden_});
     EXPECT_EQ(run.exit_code, 0) << "reuse " << (reuse ? "on" : "off") << "\n" << run.Describe();
     const auto lines = SplitLines(run.out);
     ASSERT_FALSE(lines.empty()) << run.Describe();

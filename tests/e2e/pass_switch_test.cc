@@ -15,12 +15,13 @@
 #include <functional>
 #include <string_view>
 
-#include "ge/tools/compare.h"
 #include "ge/compiler.h"
 #include "ge/ir/text_form.h"
-#include "ge/tools/npy.h"
 #include "ge/runtime.h"
+#include "ge/tools/compare.h"
+#include "ge/tools/npy.h"
 #include "ge_parsers/onnx_parser.h"
+#include "tests/e2e/reference_model_fixture.h"
 
 namespace ge::test {
 namespace {
@@ -82,22 +83,16 @@ std::string CompileRunCompare(const Graph& parsed, const std::string& disabled, 
   return "";
 }
 
-class PassSwitchTest : public ::testing::TestWithParam<std::string> {};
+class PassSwitchTest : public ReferenceModelParamFixture {};
 
 TEST_P(PassSwitchTest, EveryPassOffStillMatchesTheGolden) {
-  const std::string name = GetParam();
-  const fs::path models = GE_MODELS_DIR;
-  const fs::path onnx = models / (name + ".onnx");
-  const fs::path input_path = models / (name + ".input.npy");
-  const fs::path golden_path = models / (name + ".output.npy");
-  for (const fs::path& p : {onnx, input_path, golden_path})
-    if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
-  auto parsed = ParseOnnxFile(onnx.string(), ParseOptions{});
+  const std::string& name = name_;
+  auto parsed = ParseOnnxFile(model_, ParseOptions{});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   (*parsed)->set_name(name);
-  auto input = ReadNpy(input_path.string());
+  auto input = ReadNpy(input_);
   ASSERT_TRUE(input.ok()) << input.status().message();
-  auto golden = ReadNpy(golden_path.string());
+  auto golden = ReadNpy(golden_);
   ASSERT_TRUE(golden.ok()) << golden.status().message();
 
   const auto t0 = std::chrono::steady_clock::now();

@@ -1,8 +1,9 @@
-// A test fixture for one reference model of GE_MODELS_DIR (NAME.onnx with
-// NAME.input.npy and NAME.output.npy), checked through the tools: the op
-// counts ge-dump prints, and the golden comparison of the .om ge-atc writes
-// in sink and v2 modes. Skipped when the model's files are absent. The
-// fusion passes' end-to-end tests use it.
+// Test fixtures for one reference model of GE_MODELS_DIR (NAME.onnx or
+// NAME.pb, with NAME.input.npy and NAME.output.npy), checked through the
+// tools: the op counts ge-dump prints, and the golden comparison of the .om
+// ge-atc writes in sink and v2 modes. A test skips, naming the file, when
+// one of the model's files is absent. ReferenceModelFixture takes the name
+// from its subclass; ReferenceModelParamFixture from the test's parameter.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,17 +12,25 @@
 
 namespace ge::test {
 
-class ReferenceModelTest : public TempDirTest {
+// GE_MODELS_DIR/file.
+inline std::string ModelsPath(const std::string& file) { return std::string(GE_MODELS_DIR) + "/" + file; }
+
+// Skips the test, naming the file and GE_MODELS_DIR, when `path` is absent.
+#define GE_SKIP_IF_ABSENT(path) \
+  if (!fs::exists(path)) GTEST_SKIP() << (path) << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")"
+
+class ReferenceModelFixture : public TempDirTest {
  protected:
-  explicit ReferenceModelTest(const std::string& name)
-      : model_(std::string(GE_MODELS_DIR) + "/" + name + ".onnx"),
-        input_(std::string(GE_MODELS_DIR) + "/" + name + ".input.npy"),
-        golden_(std::string(GE_MODELS_DIR) + "/" + name + ".output.npy") {}
+  // `ext`: the source model's, ".onnx" or ".pb".
+  explicit ReferenceModelFixture(const std::string& name, const std::string& ext = ".onnx")
+      : name_(name),
+        model_(ModelsPath(name + ext)),
+        input_(ModelsPath(name + ".input.npy")),
+        golden_(ModelsPath(name + ".output.npy")) {}
 
   void SetUp() override {
     TempDirTest::SetUp();
-    for (const std::string& p : {model_, input_, golden_})
-      if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+    for (const std::string& p : {model_, input_, golden_}) GE_SKIP_IF_ABSENT(p);
   }
 
   // The "op counts: ..." line ge-dump prints on stderr for the model, with
@@ -52,9 +61,17 @@ class ReferenceModelTest : public TempDirTest {
     }
   }
 
+  const std::string name_;
   const std::string model_;
   const std::string input_;
   const std::string golden_;
+};
+
+// The model named by the test's parameter (WithParamInterface comes first,
+// so its parameter is there when the fixture is made).
+class ReferenceModelParamFixture : public ::testing::WithParamInterface<std::string>, public ReferenceModelFixture {
+ protected:
+  explicit ReferenceModelParamFixture(const std::string& ext = ".onnx") : ReferenceModelFixture(GetParam(), ext) {}
 };
 
 }  // namespace ge::test

@@ -7,29 +7,24 @@
 #include <chrono>
 
 #include "tests/common/tool_runner.h"
+#include "tests/e2e/reference_model_fixture.h"
 
 namespace ge::test {
 namespace {
 
-class ReferenceModelTest : public TempDirTest, public ::testing::WithParamInterface<std::string> {};
+class ReferenceModelTest : public ReferenceModelParamFixture {};
 
 TEST_P(ReferenceModelTest, ConvertsRunsAndMatchesTheGolden) {
-  const std::string name = GetParam();
-  const fs::path models = GE_MODELS_DIR;
-  const fs::path onnx = models / (name + ".onnx");
-  const fs::path input = models / (name + ".input.npy");
-  const fs::path golden = models / (name + ".output.npy");
-  for (const fs::path& p : {onnx, input, golden})
-    if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+  const std::string& name = name_;
   ASSERT_TRUE(fs::exists(ToolPath("ge-atc")) && fs::exists(ToolPath("ge-run"))) << "tools not built";
 
   const auto t0 = std::chrono::steady_clock::now();
-  ToolResult atc = Run("ge-atc", {"--model", onnx.string(), "--framework", "5", "--output", Path(name)});
+  ToolResult atc = Run("ge-atc", {"--model", model_, "--framework", "5", "--output", Path(name)});
   const double convert_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(atc.exit_code, 0) << "ge-atc failed on " << name << "\n" << atc.Describe();
   ASSERT_TRUE(fs::exists(Path(name + ".om"))) << atc.Describe();
 
-  ToolResult run = Run("ge-run", {"--model", Path(name + ".om"), "--input", input.string(), "--compare", golden.string()});
+  ToolResult run = Run("ge-run", {"--model", Path(name + ".om"), "--input", input_, "--compare", golden_});
   EXPECT_EQ(run.exit_code, 0) << "ge-run on " << name << "\n" << run.Describe();
   const auto lines = SplitLines(run.out);
   EXPECT_FALSE(lines.empty()) << run.Describe();

@@ -9,6 +9,7 @@
 #include "ge/model.h"
 #include "ge/om.h"
 #include "tests/common/tool_runner.h"
+#include "tests/e2e/reference_model_fixture.h"
 
 namespace ge::test {
 namespace {
@@ -37,8 +38,7 @@ class RunSinkModels : public TempDirTest, public ::testing::WithParamInterface<S
 
 TEST_P(RunSinkModels, SinkPassesCompareAndEqualsV2Bitwise) {
   const SinkCase& c = GetParam();
-  for (const std::string& p : {c.source, c.input, c.golden})
-    if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+  for (const std::string& p : {c.source, c.input, c.golden}) GE_SKIP_IF_ABSENT(p);
   const bool tf = c.source.size() > 3 && c.source.substr(c.source.size() - 3) == ".pb";
   ToolResult atc = Run("ge-atc", {"--model", c.source, "--framework", tf ? "3" : "5", "--output", Path(c.name)});
   ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
@@ -148,10 +148,10 @@ TEST_F(RunSinkFlags, SinkOnlyFlagsWithV2AreOneLineErrors) {
 // the inference fails with the timeout error every time. (The host's wait
 // once read the clock only every 64 yields and let whole runs finish.)
 TEST_F(RunSinkFlags, TimeoutFailsTheInferenceOnARealModel) {
-  const fs::path onnx = fs::path(GE_MODELS_DIR) / "resnet18.onnx";
-  if (!fs::exists(onnx)) GTEST_SKIP() << onnx << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
+  const std::string onnx = ModelsPath("resnet18.onnx");
+  GE_SKIP_IF_ABSENT(onnx);
   const std::string out = Path("r18");
-  ASSERT_EQ(Run("ge-atc", {"--model", onnx.string(), "--framework", "5", "--output", out}).exit_code, 0);
+  ASSERT_EQ(Run("ge-atc", {"--model", onnx, "--framework", "5", "--output", out}).exit_code, 0);
   for (int i = 0; i < 3; ++i) {
     ToolResult r = Run("ge-run", {"--model", out + ".om", "--mode", "sink", "--timeout_ms", "1", "--input", "random"});
     ExpectOneErrorLine(r, "ge-run", {"did not finish within 1 ms"});

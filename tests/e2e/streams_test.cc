@@ -9,12 +9,15 @@
 
 #include "tests/common/json_int.h"
 #include "tests/common/tool_runner.h"
+#include "tests/e2e/reference_model_fixture.h"
 
 namespace ge::test {
 namespace {
 
-class StreamsTest : public TempDirTest {
+// squeezenet1_1: its fire modules give the streams independent branches.
+class StreamsTest : public ReferenceModelFixture {
  protected:
+  StreamsTest() : ReferenceModelFixture("squeezenet1_1") {}
   nlohmann::json OmJson(const std::string& om, const std::string& json) {
     ToolResult js = Run("ge-atc", {"--mode", "1", "--om", om, "--json", json});
     EXPECT_EQ(js.exit_code, 0) << js.Describe();
@@ -25,17 +28,12 @@ class StreamsTest : public TempDirTest {
 
 TEST_F(StreamsTest, SqueezenetOnTwoStreamsMatchesOneStream) {
   std::vector<std::string> outputs;  // output.npy bytes: (1 stream, 2 streams) x (v2, sink)
-  const fs::path models = GE_MODELS_DIR;
-  const fs::path onnx = models / "squeezenet1_1.onnx";
-  const fs::path input = models / "squeezenet1_1.input.npy";
-  const fs::path golden = models / "squeezenet1_1.output.npy";
-  for (const fs::path& p : {onnx, input, golden})
-    if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
 
   int64_t peak[3] = {0, 0, 0}, bound[3] = {0, 0, 0};
   for (int n : {1, 2}) {
     const std::string out = Path("sq" + std::to_string(n));
-    ToolResult atc = Run("ge-atc", {"--model", onnx.string(), "--framework", "5", "--output", out, "--stream_num", std::to_string(n)});
+    ToolResult atc =
+        Run("ge-atc", {"--model", model_, "--framework", "5", "--output", out, "--stream_num", std::to_string(n)});
     ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
     const nlohmann::json j = OmJson(out + ".om", out + ".json");
     ASSERT_FALSE(j.is_discarded());
@@ -72,8 +70,8 @@ TEST_F(StreamsTest, SqueezenetOnTwoStreamsMatchesOneStream) {
     }
     for (const std::string mode : {"v2", "sink"}) {
       const std::string dir = out + "_" + mode;
-      ToolResult run = Run("ge-run", {"--model", out + ".om", "--mode", mode, "--input", input.string(), "--compare",
-                                      golden.string(), "--output", dir});
+      ToolResult run = Run(
+          "ge-run", {"--model", out + ".om", "--mode", mode, "--input", input_, "--compare", golden_, "--output", dir});
       EXPECT_EQ(run.exit_code, 0) << run.Describe();
       const auto lines = SplitLines(run.out);
       ASSERT_FALSE(lines.empty()) << run.Describe();
@@ -93,11 +91,9 @@ TEST_F(StreamsTest, SqueezenetOnTwoStreamsMatchesOneStream) {
 }
 
 TEST_F(StreamsTest, BadStreamNumIsOneErrorLine) {
-  const fs::path onnx = fs::path(GE_MODELS_DIR) / "small_cnn.onnx";
-  if (!fs::exists(onnx)) GTEST_SKIP() << onnx << " is absent";
   for (const char* bad : {"0", "-2", "9", "two", "1.5", ""}) {
     const std::string out = Path("bad");
-    ToolResult r = Run("ge-atc", {"--model", onnx.string(), "--framework", "5", "--output", out, "--stream_num", bad});
+    ToolResult r = Run("ge-atc", {"--model", model_, "--framework", "5", "--output", out, "--stream_num", bad});
     EXPECT_NE(r.exit_code, 0) << bad;
     ExpectOneErrorLine(r, "ge-atc", {"--stream_num"});
     EXPECT_FALSE(fs::exists(out + ".om")) << bad;

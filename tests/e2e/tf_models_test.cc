@@ -7,25 +7,23 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/common/tool_runner.h"
+#include "tests/e2e/reference_model_fixture.h"
 #include "tf_graph.pb.h"
 
 namespace ge::test {
 namespace {
 
-class TfReferenceModelTest : public TempDirTest, public ::testing::WithParamInterface<std::string> {};
+class TfReferenceModelTest : public ReferenceModelParamFixture {
+ protected:
+  TfReferenceModelTest() : ReferenceModelParamFixture(".pb") {}
+};
 
 TEST_P(TfReferenceModelTest, ConvertsRunsAndMatchesTheGolden) {
-  const std::string name = GetParam();
-  const fs::path models = GE_MODELS_DIR;
-  const fs::path pb = models / (name + ".pb");
-  const fs::path input = models / (name + ".input.npy");
-  const fs::path golden = models / (name + ".output.npy");
-  for (const fs::path& p : {pb, input, golden})
-    if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
-  ToolResult atc = Run("ge-atc", {"--model", pb.string(), "--framework", "3", "--output", Path(name)});
+  const std::string& name = name_;
+  ToolResult atc = Run("ge-atc", {"--model", model_, "--framework", "3", "--output", Path(name)});
   ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
   ASSERT_TRUE(fs::exists(Path(name + ".om"))) << atc.Describe();
-  ToolResult run = Run("ge-run", {"--model", Path(name + ".om"), "--input", input.string(), "--compare", golden.string()});
+  ToolResult run = Run("ge-run", {"--model", Path(name + ".om"), "--input", input_, "--compare", golden_});
   EXPECT_EQ(run.exit_code, 0) << run.Describe();
   const auto lines = SplitLines(run.out);
   ASSERT_FALSE(lines.empty()) << run.Describe();
@@ -45,9 +43,9 @@ class TfToolsTest : public TempDirTest {};
 // concat and residual add run NCHW, and the global mean leaves [N,C], which
 // needs no transpose back.
 TEST_F(TfToolsTest, DumpOfTfCnnShowsTransposesOnlyAtTheBoundary) {
-  const fs::path pb = fs::path(GE_MODELS_DIR) / "tf_cnn.pb";
-  if (!fs::exists(pb)) GTEST_SKIP() << pb << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
-  ToolResult atc = Run("ge-atc", {"--model", pb.string(), "--framework", "3", "--output", Path("tf_cnn")});
+  const std::string pb = ModelsPath("tf_cnn.pb");
+  GE_SKIP_IF_ABSENT(pb);
+  ToolResult atc = Run("ge-atc", {"--model", pb, "--framework", "3", "--output", Path("tf_cnn")});
   ASSERT_EQ(atc.exit_code, 0) << atc.Describe();
   ToolResult dump = Run("ge-dump", {"--model", Path("tf_cnn.om")});
   ASSERT_EQ(dump.exit_code, 0) << dump.Describe();
@@ -110,9 +108,9 @@ TEST_F(TfToolsTest, PrecheckListsEveryUnsupportedNodeAndConversionFailsWithTheSa
 }
 
 TEST_F(TfToolsTest, PrecheckPassesOnASupportedModelAndWritesNextToOutput) {
-  const fs::path pb = fs::path(GE_MODELS_DIR) / "tf_cnn.pb";
-  if (!fs::exists(pb)) GTEST_SKIP() << pb << " is absent (GE_MODELS_DIR=" << GE_MODELS_DIR << ")";
-  ToolResult check = Run("ge-atc", {"--mode", "3", "--model", pb.string(), "--framework", "3", "--output", Path("m")});
+  const std::string pb = ModelsPath("tf_cnn.pb");
+  GE_SKIP_IF_ABSENT(pb);
+  ToolResult check = Run("ge-atc", {"--mode", "3", "--model", pb, "--framework", "3", "--output", Path("m")});
   ASSERT_EQ(check.exit_code, 0) << check.Describe();
   EXPECT_NE(check.out.find("PASS"), std::string::npos) << check.out;
   const auto report = nlohmann::json::parse(ReadFileBytes(Path("m.precheck.json")));
@@ -120,7 +118,7 @@ TEST_F(TfToolsTest, PrecheckPassesOnASupportedModelAndWritesNextToOutput) {
   EXPECT_TRUE(report["unsupported"].empty());
   EXPECT_FALSE(fs::exists(Path("m.om")));  // a pre-check converts nothing to disk
 
-  ToolResult no_report = Run("ge-atc", {"--mode", "3", "--model", pb.string(), "--framework", "3"});
+  ToolResult no_report = Run("ge-atc", {"--mode", "3", "--model", pb, "--framework", "3"});
   ExpectOneErrorLine(no_report, "ge-atc", {"--json"});
 }
 

@@ -1,15 +1,17 @@
 // HAL models (hal/model.h): pre-distributed task lists run by one call.
 // Written against the interface; kernels are tiny test kernels, so the suite
 // holds for any backend that can run host-callable kernels.
+#include "hal/model.h"
+
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <limits>
+#include <mutex>
 #include <thread>
 #include <vector>
 
-#include "hal/model.h"
 #include "tests/hal/hal_cts.h"
 
 namespace ge::hal {
@@ -19,18 +21,13 @@ using namespace std::chrono_literals;
 
 GE_HAL_CTS_SUITE(HalModel, HalHostTest);
 
-// out[0] = in[0] + 1 (one float), optionally sleeping first.
+// out[0] = in[0] + 1 (one float).
 class AddOne final : public Kernel {
  public:
-  explicit AddOne(std::chrono::milliseconds sleep = 0ms, std::atomic<int>* runs = nullptr) : sleep_(sleep), runs_(runs) {}
   Status Run(const void* const* in, void* const* out) override {
-    if (sleep_.count() > 0) std::this_thread::sleep_for(sleep_);
-    if (runs_) runs_->fetch_add(1);
     *static_cast<float*>(out[0]) = *static_cast<const float*>(in[0]) + 1.f;
     return Status::Ok();
   }
-  std::chrono::milliseconds sleep_;
-  std::atomic<int>* runs_;
 };
 
 class Failing final : public Kernel {
@@ -40,9 +37,9 @@ class Failing final : public Kernel {
 
 // A chain of n AddOne kernels over buf[0..n]: buf[i+1] = buf[i] + 1.
 struct Chain {
-  explicit Chain(int n, std::chrono::milliseconds sleep = 0ms) : buf(n + 1, 0.f), ins(n), outs(n) {
+  explicit Chain(int n) : buf(n + 1, 0.f), ins(n), outs(n) {
     for (int i = 0; i < n; ++i) {
-      kernels.push_back(std::make_unique<AddOne>(sleep));
+      kernels.push_back(std::make_unique<AddOne>());
       ins[i] = &buf[i];
       outs[i] = &buf[i + 1];
     }
@@ -114,51 +111,92 @@ TEST_P(HalModel, EventsOrderTwoStreamsAndRefreshedArgumentsAreSeen) {
   EXPECT_EQ(c.buf[100], 1100.f);
 }
 
+// Two kernels that wait for each other: each counts its arrival, then waits
+// until both have arrived. Run one after the other, the first waits for a
+// partner that cannot come and, after the deadlock guard, fails.
+struct Rendezvous {
+  std::mutex mu;
+  std::condition_variable cv;
+  int arrived = 0;
+};
+class MeetKernel final : public Kernel {
+ public:
+  explicit MeetKernel(Rendezvous* r) : r_(r) {}
+  Status Run(const void* const*, void* const*) override {
+    std::unique_lock<std::mutex> lock(r_->mu);
+    ++r_->arrived;
+    r_->cv.notify_all();
+    if (!r_->cv.wait_for(lock, 60s, [this] { return r_->arrived >= 2; }))
+      return Internal("the other stream's kernel never ran alongside this one");
+    return Status::Ok();
+  }
+
+ private:
+  Rendezvous* r_;
+};
+
 TEST_P(HalModel, StreamsRunInParallel) {
-  // Two streams of one 100 ms kernel each: together well under 200 ms.
-  Chain a(1, 100ms), b(1, 100ms);
+  Rendezvous meet;
+  MeetKernel a(&meet), b(&meet);
+  ModelTask ta, tb;
+  ta.kernel = &a;
+  tb.kernel = &b;
   ModelDesc d;
-  d.streams = {{a.Task(0)}, {b.Task(0)}};
+  d.streams = {{ta}, {tb}};
   auto m = Dev().CreateModel(d);
-  ASSERT_TRUE(m.ok());
-  const auto t0 = std::chrono::steady_clock::now();
-  ASSERT_TRUE((*m)->Execute().ok());
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 190ms);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  Status s = (*m)->Execute();
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(meet.arrived, 2);
 }
 
-TEST_P(HalModel, TimeoutAbortsAndTheModelRunsCorrectlyAfterwards) {
-  Chain c(20, 20ms);  // 400 ms in all
-  ModelDesc d;
-  d.streams.resize(1);
-  for (int i = 0; i < 20; ++i) d.streams[0].push_back(c.Task(i));
-  auto m = Dev().CreateModel(d);
-  ASSERT_TRUE(m.ok());
-  const auto t0 = std::chrono::steady_clock::now();
-  Status s = (*m)->Execute(50ms);
-  const auto took = std::chrono::steady_clock::now() - t0;
-  EXPECT_EQ(s.code(), StatusCode::kTimeout) << s.ToString();
-  EXPECT_LT(took, 200ms) << "the abort did not stop the run at a task boundary";
-  // After the call returns nothing writes: the chain stopped part-way.
-  const float stopped = c.buf[20];
-  std::this_thread::sleep_for(60ms);
-  EXPECT_EQ(c.buf[20], stopped);
-  c.buf[0] = 5.f;
-  ASSERT_TRUE((*m)->Execute().ok());
-  EXPECT_EQ(c.buf[20], 25.f);
-}
+// A kernel that holds its stream until Open(), and says when it has started.
+class GateKernel final : public Kernel {
+ public:
+  Status Run(const void* const*, void* const*) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    entered_ = true;
+    cv_.notify_all();
+    cv_.wait(lock, [this] { return open_; });
+    return Status::Ok();
+  }
+  void AwaitEntered() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return entered_; });
+  }
+  void Open() {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool entered_ = false;
+  bool open_ = false;
+};
 
 TEST_P(HalModel, AbortUnblocksAStreamHeldInAnEventWait) {
-  Chain slow(1, 300ms), fast(1);
+  // Stream 0 waits for the event stream 1 records after its held kernel: the
+  // abort comes while the kernel is held, so no margin decides the order.
+  GateKernel gate;
+  Chain fast(1);
+  ModelTask held;
+  held.kernel = &gate;
   ModelDesc d;
   d.num_events = 1;
-  d.streams = {{Wait(0), fast.Task(0)}, {slow.Task(0), Record(0)}};
+  d.streams = {{Wait(0), fast.Task(0)}, {held, Record(0)}};
   auto m = Dev().CreateModel(d);
-  ASSERT_TRUE(m.ok());
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
   ASSERT_TRUE((*m)->Launch().ok());
-  std::this_thread::sleep_for(20ms);
+  gate.AwaitEntered();
   (*m)->Abort();
-  Status s = (*m)->Wait(2s);
+  gate.Open();
+  Status s = (*m)->Wait();
   EXPECT_EQ(s.code(), StatusCode::kAborted) << s.ToString();
+  EXPECT_NE(s.message().find("model run aborted"), std::string::npos) << s.ToString();
+  EXPECT_EQ(fast.buf[1], 0.f) << "the task after the wait ran in the aborted run";
   ASSERT_TRUE((*m)->Execute().ok());
   EXPECT_EQ(fast.buf[1], 1.f);
 }
@@ -304,6 +342,25 @@ TEST_P(HalModel, ALabelSwitchLoopRunsEveryIterationInOneCall) {
   EXPECT_GT((*m)->timings()[0][1].begin_ns, 0);  // the last iteration's time
 }
 
+TEST_P(HalModel, TimeoutAbortsAndTheModelRunsCorrectlyAfterwards) {
+  // A loop whose limit is never reached ends only when the timeout aborts it
+  // at a task boundary: no wall-clock margin decides the result.
+  CountedLoop loop(std::numeric_limits<float>::infinity());
+  auto m = Dev().CreateModel(loop.Desc());
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  Status s = (*m)->Execute(50ms);
+  EXPECT_EQ(s.code(), StatusCode::kTimeout) << s.ToString();
+  EXPECT_NE(s.message().find("did not finish within 50 ms"), std::string::npos) << s.ToString();
+  // After the call returns nothing writes: the loop stopped part-way.
+  const float stopped = loop.x;
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(loop.x, stopped);
+  loop.below.limit_ = 16.f;
+  loop.x = 0.f;
+  ASSERT_TRUE((*m)->Execute().ok());
+  EXPECT_EQ(loop.x, 16.f);
+}
+
 TEST_P(HalModel, ALabelSwitchPicksABranchAndAnOutOfRangeIndexTakesTheLast) {
   // if (idx == 0) buf += 1 else buf += 1 twice; idx is data written by the caller.
   Chain c(3);
@@ -332,15 +389,6 @@ TEST_P(HalModel, ALabelSwitchPicksABranchAndAnOutOfRangeIndexTakesTheLast) {
       EXPECT_EQ(c.buf[3], 2.f);
     }
   }
-}
-
-TEST_P(HalModel, ATimeoutStopsALoopThatNeverEnds) {
-  CountedLoop loop(std::numeric_limits<float>::infinity());
-  auto m = Dev().CreateModel(loop.Desc());
-  ASSERT_TRUE(m.ok());
-  const Status s = (*m)->Execute(30ms);
-  EXPECT_EQ(s.code(), StatusCode::kTimeout) << s.ToString();
-  EXPECT_GT(loop.x, 0.f);
 }
 
 TEST_P(HalModel, RejectsBadLabels) {

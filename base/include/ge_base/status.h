@@ -62,7 +62,11 @@ template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Status status) : status_(std::move(status)) {}  // NOLINT
+  // An OK status carries no value, so it is refused (as absl's StatusOr does):
+  // ok() must never promise a value() that is not there.
+  Result(Status status) : status_(std::move(status)) {  // NOLINT
+    if (status_.ok()) status_ = Internal("Result constructed from an OK status: no value");
+  }
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
   T& value() & { return *value_; }

@@ -6,6 +6,7 @@
 
 #include "ge_base/bfloat16.h"
 #include "hal/device.h"
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -238,16 +239,21 @@ TEST(FusedAttentionKernel, RejectsMismatchedOperandsAndBadPerms) {
   const auto f = [](dims d) { return HostTensor::F32(d, std::vector<float>(Count(d), 0.f)); };
   const hal::TensorInfo out{DataType::kFloat32, {2, 5, 8}};
   // Q' [2,5,8] x K' [2,7,7]: inner dims differ.
-  EXPECT_FALSE(RunKernel("FusedAttention", {}, {f({2, 5, 8}), f({2, 7, 7}), f({2, 7, 8})}, {out}).ok());
+  EXPECT_TRUE(Refused(RunKernel("FusedAttention", {}, {f({2, 5, 8}), f({2, 7, 7}), f({2, 7, 8})}, {out}),
+                      StatusCode::kInvalidArgument,
+                      "FusedAttention: Q' [2,5,8], K' [2,7,7], V' [2,7,8] and the output'"));
   // Batch dims differ.
-  EXPECT_FALSE(RunKernel("FusedAttention", {}, {f({2, 5, 8}), f({3, 8, 7}), f({2, 7, 8})}, {out}).ok());
+  EXPECT_TRUE(Refused(RunKernel("FusedAttention", {}, {f({2, 5, 8}), f({3, 8, 7}), f({2, 7, 8})}, {out}),
+                      StatusCode::kInvalidArgument,
+                      "FusedAttention: Q' [2,5,8], K' [3,8,7], V' [2,7,8] and the output'"));
   // Not a permutation.
-  EXPECT_FALSE(RunKernel("FusedAttention", Attr("q_perm", dims{0, 0, 2}), {f({2, 5, 8}), f({2, 8, 7}), f({2, 7, 8})},
-                         {out})
-                   .ok());
+  EXPECT_TRUE(Refused(
+      RunKernel("FusedAttention", Attr("q_perm", dims{0, 0, 2}), {f({2, 5, 8}), f({2, 8, 7}), f({2, 7, 8})}, {out}),
+      StatusCode::kInvalidArgument, "FusedAttention: q_perm [0,0,2] is not a permutation"));
   // A mask that does not broadcast to the scores [2,5,7].
-  EXPECT_FALSE(
-      RunKernel("FusedAttention", {}, {f({2, 5, 8}), f({2, 8, 7}), f({2, 7, 8}), f({5, 5})}, {out}).ok());
+  EXPECT_TRUE(Refused(RunKernel("FusedAttention", {}, {f({2, 5, 8}), f({2, 8, 7}), f({2, 7, 8}), f({5, 5})}, {out}),
+                      StatusCode::kInvalidArgument,
+                      "FusedAttention: mask [5,5] does not broadcast to the scores [2,5,7]"));
   EXPECT_TRUE(RunKernel("FusedAttention", {}, {f({2, 5, 8}), f({2, 8, 7}), f({2, 7, 8}), f({5, 7})}, {out}).ok());
 }
 

@@ -3,6 +3,7 @@
 // Mod on f16 through f32, BitShift, Pow with unsigned exponents, f16
 // Max/Min and Clip on i8. Expected values are written out by hand.
 #include "ge_base/float16.h"
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -62,8 +63,7 @@ TEST(BinaryDtypes, UnsignedDivisionAndModByTheLargestValue) {
 
 TEST(BinaryDtypes, IntegerDivisionByZeroIsAnError) {
   auto r = RunKernel("Div", {}, {U8({2}, {1, 2}), U8({2}, {1, 0})}, {{DataType::kUInt8, {2}}});
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("division by zero"), std::string::npos) << r.status().ToString();
+  ASSERT_TRUE(Refused(r, StatusCode::kInvalidArgument, "division by zero"));
 }
 
 TEST(BinaryDtypes, Int8ModTakesTheDivisorsOrTheDividendsSign) {
@@ -99,8 +99,7 @@ TEST(BinaryDtypes, BitShiftBothWaysAndPastTheWidth) {
 TEST(BinaryDtypes, BitShiftRefusesSignedTypesAndBadDirections) {
   auto bad = RunKernel("BitShift", Attr("direction", std::string("UP")), {U8({1}, {1}), U8({1}, {1})},
                        {{DataType::kUInt8, {1}}});
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("direction"), std::string::npos) << bad.status().ToString();
+  ASSERT_TRUE(Refused(bad, StatusCode::kInvalidArgument, "direction"));
   auto i8 = RunKernel("BitShift", Attr("direction", std::string("LEFT")), {I8({1}, {1}), I8({1}, {1})},
                       {{DataType::kInt8, {1}}});
   ASSERT_FALSE(i8.ok());

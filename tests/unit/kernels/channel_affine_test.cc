@@ -4,6 +4,7 @@
 // channel-broadcast Mul/Add through the registry, in layouts.
 #include "kernels/channel_affine_loop.h"
 #include "kernels/global_avg_pool.h"
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -126,12 +127,12 @@ TEST_P(ChannelAffineLayouts, OpIsBatchNormThenRelu) {
                      {In(d, x, b), HostTensor::F32({16}, s, true), HostTensor::F32({16}, t, true)}, {Out(d, b)});
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(y->at(0).as<float>(), Laid(want, d, b), 1e-6f);
-  EXPECT_FALSE(RunKernel("ChannelAffine", Attr("activation", std::string("Tanh")),
-                         {In(d, x, b), HostTensor::F32({16}, s), HostTensor::F32({16}, t)}, {Out(d, b)})
-                   .ok());
-  EXPECT_FALSE(RunKernel("ChannelAffine", {}, {In(d, x, b), HostTensor::F32({16}, s), HostTensor::F32({16}, t)},
-                         {Out(d, b == 0 ? 8 : 0)})
-                   .ok())
+  EXPECT_TRUE(Refused(RunKernel("ChannelAffine", Attr("activation", std::string("Tanh")),
+                                {In(d, x, b), HostTensor::F32({16}, s), HostTensor::F32({16}, t)}, {Out(d, b)}),
+                      StatusCode::kUnsupported, "activation 'Tanh' (only Relu)"));
+  EXPECT_TRUE(Refused(RunKernel("ChannelAffine", {}, {In(d, x, b), HostTensor::F32({16}, s), HostTensor::F32({16}, t)},
+                                {Out(d, b == 0 ? 8 : 0)}),
+                      StatusCode::kInvalidArgument, "output must have the input's dims [2,16,3,3] and layout"))
       << "output in another layout";
 }
 
@@ -156,7 +157,8 @@ TEST_P(ChannelAffineLayouts, MulAndAddByAPerChannelOperand) {
   }
   // Other broadcasts still need plain memory.
   if (b != 0) {
-    EXPECT_FALSE(RunKernel("Mul", {}, {In(d, x, b), HostTensor::F32({1, 1, 3, 3}, Random(9, 9))}, {Out(d, b)}).ok());
+    EXPECT_TRUE(Refused(RunKernel("Mul", {}, {In(d, x, b), HostTensor::F32({1, 1, 3, 3}, Random(9, 9))}, {Out(d, b)}),
+                        StatusCode::kUnsupported, "laid-out operands need the output's layout and dims"));
   }
 }
 
@@ -176,10 +178,11 @@ TEST_P(ChannelAffineLayouts, ConcatAffineWritesEachPartInItsPlace) {
                      {Out(yd, b)});
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   ExpectNear(y->at(0).as<float>(), Laid(want, yd, b), 1e-6f);
-  EXPECT_FALSE(RunKernel("ConcatAffine", {},
-                         {In(ad, x, b), In(bd, z, b == 0 ? 8 : 0), HostTensor::F32({48}, s), HostTensor::F32({48}, t)},
-                         {Out(yd, b)})
-                   .ok())
+  EXPECT_TRUE(
+      Refused(RunKernel("ConcatAffine", {},
+                        {In(ad, x, b), In(bd, z, b == 0 ? 8 : 0), HostTensor::F32({48}, s), HostTensor::F32({48}, t)},
+                        {Out(yd, b)}),
+              StatusCode::kUnsupported, "every part needs the output's dtype and layout"))
       << "parts in another layout";
 }
 

@@ -1,5 +1,6 @@
 // Einsum by its definition: transposes, sums, diagonals, products, the
 // implicit output and broadcast ellipses.
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -40,11 +41,13 @@ TEST(EinsumKernel, Products) {
 }
 
 TEST(EinsumKernel, Refusals) {
-  EXPECT_FALSE(RunKernel("Einsum", Eq("i,i"), {HostTensor::F32({2}, {1, 2}), HostTensor::F32({3}, {1, 2, 3})},
-                         {{DataType::kFloat32, {}}})
-                   .ok());
-  EXPECT_FALSE(RunKernel("Einsum", Eq("ij->k"), {HostTensor::F32({1, 1}, {1})}, {{DataType::kFloat32, {1}}}).ok());
-  EXPECT_FALSE(RunKernel("Einsum", Eq("ijk"), {HostTensor::F32({1, 1}, {1})}, {{DataType::kFloat32, {1, 1}}}).ok());
+  EXPECT_TRUE(Refused(RunKernel("Einsum", Eq("i,i"), {HostTensor::F32({2}, {1, 2}), HostTensor::F32({3}, {1, 2, 3})},
+                                {{DataType::kFloat32, {}}}),
+                      StatusCode::kInvalidArgument, "equation 'i,i': sizes 2 and 3 meet"));
+  EXPECT_TRUE(Refused(RunKernel("Einsum", Eq("ij->k"), {HostTensor::F32({1, 1}, {1})}, {{DataType::kFloat32, {1}}}),
+                      StatusCode::kInvalidArgument, "equation 'ij->k': an output letter repeats or is no input's"));
+  EXPECT_TRUE(Refused(RunKernel("Einsum", Eq("ijk"), {HostTensor::F32({1, 1}, {1})}, {{DataType::kFloat32, {1, 1}}}),
+                      StatusCode::kInvalidArgument, "term 'ijk' does not fit rank 2"));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // the Gelu post-op of MatMul/Gemm, against a naive double-precision reference.
 #include <cmath>
 
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -71,14 +72,17 @@ TEST(FusedMatMulKernel, RejectsABatchedBAndAWrongBias) {
   spec.name = "f";
   spec.inputs = {{DataType::kFloat32, {2, 3, 4}}, {DataType::kFloat32, {2, 4, 5}}, {DataType::kFloat32, {5}}};
   spec.outputs = {{DataType::kFloat32, {2, 3, 5}}};
-  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(spec), StatusCode::kUnsupported,
+                      "FusedMatMul: A [2,3,4] must have rank >= 2 and B [2,4,5] be 2-D"));
   spec.inputs[1].dims = {4, 5};
   EXPECT_TRUE(Cpu().kernels().Supports(spec).ok());
   spec.inputs[2].dims = {4};
-  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(spec), StatusCode::kInvalidArgument,
+                      "FusedMatMul: bias [4] must have 5 values"));
   spec.inputs[2].dims = {5};
   spec.attrs.Set("activation", std::string("Tanh"));
-  EXPECT_FALSE(Cpu().kernels().Supports(spec).ok());
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(spec), StatusCode::kUnsupported,
+                      "fused activation 'Tanh' is not supported (Relu, Clip, Sigmoid"));
 }
 
 TEST(MatMulGeluPostOp, GemmAndMatMulTakeGelu) {

@@ -2,6 +2,7 @@
 // lp_kernels.cc) against values worked out by hand.
 #include <cmath>
 
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -27,7 +28,8 @@ TEST(LpKernels, LpPoolP1AndP3On2D) {
   RUN_OK(p3, "LpPool", a, {x}, {{DataType::kFloat32, {1, 1, 1, 1}}});
   ExpectNear(p3[0].as<float>(), {std::cbrt(1.0f + 8 + 27 + 64)});
   a.Set("p", int64_t{0});
-  EXPECT_FALSE(RunKernel("LpPool", a, {x}, {{DataType::kFloat32, {1, 1, 1, 1}}}).ok());
+  EXPECT_TRUE(Refused(RunKernel("LpPool", a, {x}, {{DataType::kFloat32, {1, 1, 1, 1}}}), StatusCode::kInvalidArgument,
+                      "p must be at least 1, but is 0"));
 }
 
 TEST(LpKernels, GlobalLpPoolPerChannel) {
@@ -45,7 +47,8 @@ TEST(LpKernels, LpNormalizationAlongEachAxis) {
   RUN_OK(l1, "LpNormalization", a, {x}, {{DataType::kFloat32, {2, 2}}});
   ExpectNear(l1[0].as<float>(), {1, 1, 0, 0});
   a.Set("p", int64_t{3});
-  EXPECT_FALSE(RunKernel("LpNormalization", a, {x}, {{DataType::kFloat32, {2, 2}}}).ok());
+  EXPECT_TRUE(Refused(RunKernel("LpNormalization", a, {x}, {{DataType::kFloat32, {2, 2}}}),
+                      StatusCode::kInvalidArgument, "p must be 1 or 2, but is 3"));
 }
 
 TEST(LpKernels, MaxRoiPoolBinsAndBatchIndex) {
@@ -62,9 +65,10 @@ TEST(LpKernels, MaxRoiPoolBinsAndBatchIndex) {
   RUN_OK(s, "MaxRoiPool", a, {HostTensor::F32({2, 1, 4, 4}, data), HostTensor::F32({1, 5}, {1, 0, 0, 6, 6})},
          {{DataType::kFloat32, {1, 1, 2, 2}}});
   ExpectNear(s[0].as<float>(), {5, 7, 13, 15});
-  EXPECT_FALSE(RunKernel("MaxRoiPool", a, {HostTensor::F32({2, 1, 4, 4}, data), HostTensor::F32({1, 5}, {2, 0, 0, 1, 1})},
-                         {{DataType::kFloat32, {1, 1, 2, 2}}})
-                   .ok());
+  EXPECT_TRUE(Refused(
+      RunKernel("MaxRoiPool", a, {HostTensor::F32({2, 1, 4, 4}, data), HostTensor::F32({1, 5}, {2, 0, 0, 1, 1})},
+                {{DataType::kFloat32, {1, 1, 2, 2}}}),
+      StatusCode::kInvalidArgument, "MaxRoiPool: roi 0 names batch 2.000000, but X has 2"));
 }
 
 }  // namespace

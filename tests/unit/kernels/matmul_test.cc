@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -204,29 +205,35 @@ TEST(MatMulKernel, RejectsInt64) {
 TEST(MatMulKernel, RejectsF16) {
   auto s = Spec("MatMul", {2, 3}, {3, 2}, {2, 2});
   s.inputs[1].dtype = DataType::kFloat16;
-  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(s), StatusCode::kUnsupported,
+                      "MatMul: input 1 is f16, only f32 and bf16 are supported"));
 }
 
 TEST(MatMulKernel, RejectsInnerMismatch) {
-  EXPECT_FALSE(Cpu().kernels().Supports(Spec("MatMul", {2, 3}, {4, 2}, {2, 2})).ok());
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(Spec("MatMul", {2, 3}, {4, 2}, {2, 2})), StatusCode::kInvalidArgument,
+                      "MatMul: inner dims differ: [2,3] x [4,2]"));
 }
 
 TEST(MatMulKernel, RejectsNonBroadcastableBatch) {
-  EXPECT_FALSE(Cpu().kernels().Supports(Spec("MatMul", {2, 2, 3}, {3, 3, 2}, {3, 2, 2})).ok());
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(Spec("MatMul", {2, 2, 3}, {3, 3, 2}, {3, 2, 2})),
+                      StatusCode::kInvalidArgument, "MatMul: batch dims do not broadcast: [2,2,3] x [3,3,2]"));
 }
 
 TEST(MatMulKernel, RejectsWrongOutput) {
-  EXPECT_FALSE(Cpu().kernels().Supports(Spec("MatMul", {2, 3}, {3, 2}, {2, 3})).ok());
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(Spec("MatMul", {2, 3}, {3, 2}, {2, 3})), StatusCode::kInvalidArgument,
+                      "MatMul: output [2,3] does not match the computed [2,2]"));
 }
 
 TEST(GemmKernel, RejectsBadCBroadcast) {
   auto s = Spec("Gemm", {2, 3}, {3, 4}, {2, 4});
   s.inputs.push_back({DataType::kFloat32, {3}});
-  EXPECT_FALSE(Cpu().kernels().Supports(s).ok());
+  EXPECT_TRUE(
+      Refused(Cpu().kernels().Supports(s), StatusCode::kInvalidArgument, "Gemm: C [3] does not broadcast to [2,4]"));
 }
 
 TEST(GemmKernel, RejectsNon2D) {
-  EXPECT_FALSE(Cpu().kernels().Supports(Spec("Gemm", {1, 2, 3}, {3, 4}, {2, 4})).ok());
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(Spec("Gemm", {1, 2, 3}, {3, 4}, {2, 4})), StatusCode::kInvalidArgument,
+                      "Gemm: A [1,2,3] and B [3,4] must be 2-D"));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The ops with memory semantics on tiny inputs: each computes its value; the
 // sharing of memory with the variable is the memory plan's (tested in
 // tests/unit/passes/memory_ops_run_test.cc).
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -15,9 +16,9 @@ TEST(MemoryKernels, AssignWritesTheValue) {
   RUN_OK(a, "Assign", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::F32({2}, {7, 8})}, {{DataType::kFloat32, {2}}});
   EXPECT_EQ(a[0].as<float>(), (std::vector<float>{7, 8}));
   // A value of another size is refused at creation.
-  EXPECT_FALSE(RunKernel("Assign", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::F32({3}, {7, 8, 9})},
-                         {{DataType::kFloat32, {2}}})
-                   .ok());
+  EXPECT_TRUE(Refused(RunKernel("Assign", {}, {HostTensor::F32({2}, {1, 2}), HostTensor::F32({3}, {7, 8, 9})},
+                                {{DataType::kFloat32, {2}}}),
+                      StatusCode::kInvalidArgument, "output [2] must be input 1 [3]"));
 }
 
 TEST(MemoryKernels, AssignAddAdds) {
@@ -31,9 +32,9 @@ TEST(MemoryKernels, ScatterAddAccumulatesRepeatedRowsFromZero) {
          {{DataType::kFloat32, {3, 2}}});
   EXPECT_EQ(s[0].as<float>(), (std::vector<float>{3, 4, 0, 0, 6, 8}));
   // An index outside the rows is a run-time error, never a write outside.
-  EXPECT_FALSE(RunKernel("ScatterAdd", {}, {HostTensor::I64({1}, {3}), HostTensor::F32({1, 2}, {1, 2})},
-                         {{DataType::kFloat32, {3, 2}}})
-                   .ok());
+  EXPECT_TRUE(Refused(RunKernel("ScatterAdd", {}, {HostTensor::I64({1}, {3}), HostTensor::F32({1, 2}, {1, 2})},
+                                {{DataType::kFloat32, {3, 2}}}),
+                      StatusCode::kInvalidArgument, "index 3 is outside [0, 3)"));
 }
 
 TEST(MemoryKernels, ScatterAddWithAnAccumulatorAddsIntoIt) {
@@ -43,10 +44,11 @@ TEST(MemoryKernels, ScatterAddWithAnAccumulatorAddsIntoIt) {
          {HostTensor::I64({2}, {1, 1}), HostTensor::F32({2, 2}, {1, 2, 3, 4}), HostTensor::F32({2, 2}, {10, 20, 30, 40})},
          {{DataType::kFloat32, {2, 2}}});
   EXPECT_EQ(s[0].as<float>(), (std::vector<float>{10, 20, 34, 46}));
-  EXPECT_FALSE(RunKernel("ScatterAdd", {},
-                         {HostTensor::I64({1}, {0}), HostTensor::F32({1, 2}, {1, 2}), HostTensor::F32({3}, {0, 0, 0})},
-                         {{DataType::kFloat32, {2, 2}}})
-                   .ok());
+  EXPECT_TRUE(
+      Refused(RunKernel("ScatterAdd", {},
+                        {HostTensor::I64({1}, {0}), HostTensor::F32({1, 2}, {1, 2}), HostTensor::F32({3}, {0, 0, 0})},
+                        {{DataType::kFloat32, {2, 2}}}),
+              StatusCode::kInvalidArgument, "the accumulator [3] must be the output [2,2]"));
 }
 
 TEST(MemoryKernels, AtomicAddrCleanZeroesEveryOutput) {

@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <random>
 
+#include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace ge::test {
@@ -250,19 +251,21 @@ TEST(MaxPoolKernel, IndicesOutputOnPlainLayoutsOnly) {
 TEST(MaxPoolKernel, RejectsF16) {
   auto s = MaxPoolSpec();
   s.inputs[0].dtype = s.outputs[0].dtype = DataType::kFloat16;
-  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kUnsupported);
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(s), StatusCode::kUnsupported,
+                      "input dtype f16 is not supported (f32, f64, u8, i8)"));
 }
 
 TEST(MaxPoolKernel, RejectsMissingKernelShape) {
   auto s = MaxPoolSpec();
   s.attrs = {};
-  EXPECT_FALSE(Cpu().kernels().Supports(s).ok());
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(s), StatusCode::kInvalidArgument, "MaxPool: kernel_shape is required"));
 }
 
 TEST(MaxPoolKernel, RejectsWrongOutputShape) {
   auto s = MaxPoolSpec();
   s.outputs[0].dims = {1, 1, 2, 2};
-  EXPECT_EQ(Cpu().kernels().Supports(s).code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(s), StatusCode::kInvalidArgument,
+                      "MaxPool: output [1,1,2,2] does not match the computed [1,1,3,3]"));
 }
 
 }  // namespace

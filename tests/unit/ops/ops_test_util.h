@@ -112,10 +112,15 @@ inline std::string InferOut(OpGraph& g, size_t j = 0) {
   return s.ok() ? g.Out(j) : "error: " + s.message();
 }
 
-// The inference failed, names the node ("node op (Type)") and says each of `parts`.
-inline ::testing::AssertionResult FailsWith(OpGraph& g, std::initializer_list<std::string> parts) {
+// The inference failed with `code` (a bad operand or attribute unless said
+// otherwise), names the node ("node op (Type)") and says each of `parts`.
+inline ::testing::AssertionResult FailsWith(OpGraph& g, std::initializer_list<std::string> parts,
+                                            StatusCode code = StatusCode::kInvalidArgument) {
   Status s = g.Infer();
   if (s.ok()) return ::testing::AssertionFailure() << "inference succeeded: " << g.Out();
+  if (s.code() != code)
+    return ::testing::AssertionFailure() << "code " << StatusCodeName(s.code()) << ", expected " << StatusCodeName(code)
+                                         << ": " << s.message();
   const std::string label = "node " + g.node()->Label();
   if (s.message().find(label) == std::string::npos)
     return ::testing::AssertionFailure() << "'" << s.message() << "' does not name " << label;

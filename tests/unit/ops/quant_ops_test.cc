@@ -1,4 +1,5 @@
 #include "ops_test_util.h"
+#include "tests/common/refusal.h"
 
 namespace ge::test {
 namespace {
@@ -24,7 +25,8 @@ TEST(DequantizeLinear, Float32Out) {
   EXPECT_EQ(InferOut(g), "f32[2,2]");
   OpGraph mix("DequantizeLinear");
   mix.In(U8({2})).In(F32({})).In(S8({}));
-  EXPECT_FALSE(mix.Infer().ok());
+  EXPECT_TRUE(Refused(mix.Infer(), StatusCode::kInvalidArgument,
+                      "inputs must share one dtype, but input 0 is u8 and input 2 is i8"));
 }
 
 TEST(DynamicQuantizeLinear, ThreeOutputs) {

@@ -42,7 +42,7 @@ TEST(RnnOps, Errors) {
   OpGraph unknown("RNN", 1, "r");
   unknown.In(F32({5, 2, 3})).In(F32({1, 4, 3})).In(F32({1, 4, 4}))
       .Attr("activations", std::vector<std::string>{"Gelu"});
-  EXPECT_TRUE(FailsWith(unknown, {"activation 'Gelu' is not an ONNX RNN activation"}));
+  EXPECT_TRUE(FailsWith(unknown, {"activation 'Gelu' is not an ONNX RNN activation"}, StatusCode::kUnsupported));
   OpGraph layout("RNN", 1, "r");
   layout.In(F32({5, 2, 3})).In(F32({1, 4, 3})).In(F32({1, 4, 4})).Int("layout", 2);
   EXPECT_TRUE(FailsWith(layout, {"layout 2 is not 0 or 1"}));

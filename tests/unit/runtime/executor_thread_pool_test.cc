@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/common/refusal.h"
 #include "tests/unit/runtime/exec_graph_test_util.h"
 
 namespace ge::test {
@@ -45,7 +46,8 @@ TEST(ParallelTopologicalExecute, OneThreadIsTheCallerAlone) { RunRandomDagRepeat
 
 TEST(ParallelTopologicalExecute, ZeroThreadsIsAnError) {
   auto pool = v2::ExecutorThreadPool::Create(0);
-  ASSERT_FALSE(pool.ok());
+  ASSERT_TRUE(
+      Refused(pool, StatusCode::kInvalidArgument, "executor thread pool: 0 threads (the caller is one: at least 1)"));
   EXPECT_EQ(pool.status().code(), StatusCode::kInvalidArgument);
 }
 

@@ -10,6 +10,7 @@
 
 #include "ge/om.h"
 #include "ge/plan/verify.h"
+#include "tests/common/refusal.h"
 #include "tests/unit/runtime/sink_test_util.h"
 
 namespace ge::test {
@@ -289,8 +290,11 @@ TEST(ModelTamper, EachRuleNamesTheViolation) {
     EXPECT_FALSE(s.ok()) << c.what;
     EXPECT_EQ(s.code(), StatusCode::kCorrupt) << c.what;
     EXPECT_NE(s.message().find(c.expect), std::string::npos) << c.what << ": " << s.message();
-    EXPECT_FALSE(LoadModel(m, LoadOptions{RunMode::kSink, ""}).ok()) << c.what;
-    EXPECT_FALSE(LoadModel(m, LoadOptions{RunMode::kV2, ""}).ok()) << c.what;
+    EXPECT_TRUE(Refused(LoadModel(m, LoadOptions{RunMode::kSink, ""}), StatusCode::kCorrupt,
+                        "sink load of tamper: model tamper: model check"))
+        << c.what;
+    EXPECT_TRUE(Refused(LoadModel(m, LoadOptions{RunMode::kV2, ""}), StatusCode::kCorrupt, "model tamper: model check"))
+        << c.what;
   }
 }
 

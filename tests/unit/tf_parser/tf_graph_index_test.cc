@@ -1,7 +1,9 @@
 // Input references, graph outputs and the topological order of a GraphDef.
+#include "parsers/tensorflow/tf_graph_index.h"
+
 #include <gtest/gtest.h>
 
-#include "parsers/tensorflow/tf_graph_index.h"
+#include "tests/common/refusal.h"
 #include "tf_test_util.h"
 
 namespace ge::tf_parser {
@@ -23,7 +25,10 @@ TEST(TfGraphIndex, InputReferences) {
   ASSERT_TRUE(c.ok());
   EXPECT_TRUE(c->control);
   EXPECT_EQ(c->node, "init");
-  for (const char* bad : {"", "^", "a:", "a:x", ":1", "a:1:2", "^a:1"}) EXPECT_FALSE(ParseInputRef(bad).ok()) << bad;
+  for (const char* bad : {"", "^", "a:", "a:x", ":1", "a:1:2", "^a:1"})
+    EXPECT_TRUE(Refused(ParseInputRef(bad), StatusCode::kInvalidArgument,
+                        "' is not an input reference (\"name\", \"name:k\" or \"^name\")"))
+        << bad;
 }
 
 TEST(TfGraphIndex, BrokenGraphsAreErrorsNamingTheNode) {
@@ -34,8 +39,7 @@ TEST(TfGraphIndex, BrokenGraphsAreErrorsNamingTheNode) {
   TfGraph missing;
   missing.Node("Relu", "r", {"nowhere"});
   auto m = TfGraphIndex::Build(missing.def());
-  ASSERT_FALSE(m.ok());
-  EXPECT_NE(m.status().message().find("r (Relu)"), std::string::npos);
+  ASSERT_TRUE(Refused(m, StatusCode::kInvalidArgument, "r (Relu)"));
   EXPECT_NE(m.status().message().find("nowhere"), std::string::npos);
 }
 
@@ -57,8 +61,10 @@ TEST(TfGraphIndex, DefaultOutputsAreTheUnconsumedNodes) {
   auto chosen = idx->Outputs({"b", "a:0"});
   ASSERT_TRUE(chosen.ok());
   EXPECT_EQ((*chosen)[0].node, "b");
-  EXPECT_FALSE(idx->Outputs({"zz"}).ok());
-  EXPECT_FALSE(idx->Outputs({"^a"}).ok());
+  EXPECT_TRUE(
+      Refused(idx->Outputs({"zz"}), StatusCode::kInvalidArgument, "--out_nodes: 'zz' names no node of the graph"));
+  EXPECT_TRUE(
+      Refused(idx->Outputs({"^a"}), StatusCode::kInvalidArgument, "--out_nodes: '^a' is not \"name\" or \"name:k\""));
   // Only what the outputs depend on is converted.
   auto deps = idx->DependenciesOf(*outs);
   std::vector<std::string> names;

@@ -1,8 +1,10 @@
 // TensorProto → ge::Tensor: tensor_content, the typed *_val fields and TF's
 // fill rule (one value fills the shape; fewer values repeat the last).
+#include "parsers/tensorflow/tf_tensor.h"
+
 #include <gtest/gtest.h>
 
-#include "parsers/tensorflow/tf_tensor.h"
+#include "tests/common/refusal.h"
 
 namespace ge::tf_parser {
 namespace {
@@ -86,7 +88,8 @@ TEST(TfTensor, BadTensorsAreErrorsNamingTheTensor) {
   EXPECT_EQ(s.status().code(), StatusCode::kUnsupported);
   EXPECT_NE(s.status().message().find("DT_STRING"), std::string::npos);
 
-  EXPECT_FALSE(TensorFromTf(Proto(tf::DT_FLOAT, {-1}), "c").ok());
+  EXPECT_TRUE(Refused(TensorFromTf(Proto(tf::DT_FLOAT, {-1}), "c"), StatusCode::kCorrupt,
+                      "c: a constant must have a known shape, not [?]"));
   tf::TensorProto huge = Proto(tf::DT_FLOAT, {1 << 20, 1 << 20});
   huge.add_float_val(1.f);
   EXPECT_EQ(TensorFromTf(huge, "c").status().code(), StatusCode::kCorrupt);
@@ -102,7 +105,7 @@ TEST(TfTensor, ShapesWithUnknowns) {
   EXPECT_EQ(DimsFromTfShape(u, "x").value(), (std::vector<int64_t>{kUnknownRank}));
   tf::TensorShapeProto bad;
   bad.add_dim()->set_size(-7);
-  EXPECT_FALSE(DimsFromTfShape(bad, "x").ok());
+  EXPECT_TRUE(Refused(DimsFromTfShape(bad, "x"), StatusCode::kCorrupt, "x: dimension -7 is not a size"));
 }
 
 }  // namespace

@@ -1,14 +1,15 @@
 // WriteFileAtomically: the bytes land at the path, an existing file is
 // replaced whole, and a failed write leaves neither a file nor a .tmp.
+#include "ge_base/file_io.h"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <unistd.h>
-
-#include "ge_base/file_io.h"
+#include "tests/common/refusal.h"
 
 namespace ge {
 namespace {
@@ -45,14 +46,14 @@ TEST_F(FileIoTest, WritesAndReplacesWholeFiles) {
 TEST_F(FileIoTest, FailureNamesThePathAndLeavesNothing) {
   const fs::path p = dir_ / "missing_dir" / "out.bin";
   Status s = WriteFileAtomically(p.string(), "data");
-  ASSERT_FALSE(s.ok());
+  ASSERT_TRUE(Refused(s, StatusCode::kIo, "missing_dir/out.bin.tmp for"));
   EXPECT_NE(s.message().find(p.string()), std::string::npos) << s.ToString();
   EXPECT_FALSE(fs::exists(p));
   EXPECT_FALSE(fs::exists(p.string() + ".tmp"));
   // Renaming onto a directory fails after the .tmp was written: it is removed.
   const fs::path d = dir_ / "a_dir";
   fs::create_directories(d / "child");
-  EXPECT_FALSE(WriteFileAtomically(d.string(), "data").ok());
+  EXPECT_TRUE(Refused(WriteFileAtomically(d.string(), "data"), StatusCode::kIo, "a_dir.tmp into place: Is a"));
   EXPECT_TRUE(fs::is_directory(d));
   EXPECT_FALSE(fs::exists(d.string() + ".tmp"));
 }
