@@ -69,9 +69,12 @@ Result<int64_t> ParseMaxMemory(const std::string& flag) {
   return value << shift;
 }
 
-int RunMain(const std::string& tool, int (*main)(int, char**), int argc, char** argv) {
+int RunMain(const std::string& tool, const std::string& description, int (*main)(CLI::App&, int, char**), int argc,
+            char** argv) {
   try {
-    return main(argc, argv);
+    CLI::App app{description, tool};
+    InstallOneLineErrors(app, tool);
+    return main(app, argc, argv);
   } catch (const std::bad_alloc&) {
     return Fail(tool, Internal("out of memory"));
   }

@@ -38,9 +38,11 @@ std::string ToLower(std::string s);
 // "24G", "512MiB"), in 1 B..1 TiB; "" is 0 (the machine's memory).
 Result<int64_t> ParseMaxMemory(const std::string& flag);
 
-// Runs a tool's main; an allocation nobody foresaw (std::bad_alloc) becomes
-// the one error line instead of an abort.
-int RunMain(const std::string& tool, int (*main)(int, char**), int argc, char** argv);
+// Runs a tool's main with the tool's CLI::App (`description` heads --help,
+// InstallOneLineErrors' one-line errors); an allocation nobody foresaw
+// (std::bad_alloc) becomes the one error line instead of an abort.
+int RunMain(const std::string& tool, const std::string& description, int (*main)(CLI::App&, int, char**), int argc,
+            char** argv);
 
 // --disable_pass A,B / --fusion_switch_file F / --buffer_optimize on|off into
 // options (recorded in the .om); errors name the flag.

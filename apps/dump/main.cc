@@ -403,26 +403,23 @@ CLI::App* AddModelSubcommand(CLI::App& app, const std::string& name, const std::
   return sub;
 }
 
-}  // namespace
+constexpr const char* kDumpHelp =
+    "ge-dump: what the compiler did to a model, pass by pass.\n\n"
+    "  ge-dump --model m.onnx                  # the compiled IR (text form) on stdout, op counts on stderr\n"
+    "  ge-dump --model m.onnx --out DIR        # DIR/00_parsed.{txt,json}, 01_<pass>.{txt,json}, ...\n"
+    "  ge-dump --model m.onnx --dot g.dot      # the compiled graph for Graphviz\n"
+    "  ge-dump --model m.om                    # the IR stored in a .om\n"
+    "  ge-dump --list_passes                   # the pipeline: name, stage, switchable, fusion\n"
+    "  ge-dump diff --model m.onnx [--track N] # nodes added/removed/changed per pass; one node's story\n"
+    "  ge-dump bisect --model m.onnx --input x.npy --golden y.npy   # the first pass that breaks the result\n"
+    "  ge-dump precision --model m.onnx --input x.npy --write keep.txt  # the ops bf16 must leave in float32\n"
+    "  ge-dump memory --model m.om --svg plan.svg                   # the memory plan, drawn and summed up\n"
+    "  ge-dump compare A B                                          # two op dumps (ge-run --dump): first divergent op\n"
+    "  ge-dump flops --model m.om [--json]                          # FLOPs per node, per op type, total GFLOP\n\n"
+    "Compile flags as in ge-atc: --input_shape, --disable_pass, --fusion_switch_file, --buffer_optimize.\n"
+    "Each subcommand has its own --help. docs/ge-dump.md has examples.";
 
-int main(int argc, char** argv) {
-  CLI::App app{
-      "ge-dump: what the compiler did to a model, pass by pass.\n\n"
-      "  ge-dump --model m.onnx                  # the compiled IR (text form) on stdout, op counts on stderr\n"
-      "  ge-dump --model m.onnx --out DIR        # DIR/00_parsed.{txt,json}, 01_<pass>.{txt,json}, ...\n"
-      "  ge-dump --model m.onnx --dot g.dot      # the compiled graph for Graphviz\n"
-      "  ge-dump --model m.om                    # the IR stored in a .om\n"
-      "  ge-dump --list_passes                   # the pipeline: name, stage, switchable, fusion\n"
-      "  ge-dump diff --model m.onnx [--track N] # nodes added/removed/changed per pass; one node's story\n"
-      "  ge-dump bisect --model m.onnx --input x.npy --golden y.npy   # the first pass that breaks the result\n"
-      "  ge-dump precision --model m.onnx --input x.npy --write keep.txt  # the ops bf16 must leave in float32\n"
-      "  ge-dump memory --model m.om --svg plan.svg                   # the memory plan, drawn and summed up\n"
-      "  ge-dump compare A B                                          # two op dumps (ge-run --dump): first divergent op\n"
-      "  ge-dump flops --model m.om [--json]                          # FLOPs per node, per op type, total GFLOP\n\n"
-      "Compile flags as in ge-atc: --input_shape, --disable_pass, --fusion_switch_file, --buffer_optimize.\n"
-      "Each subcommand has its own --help. docs/ge-dump.md has examples.",
-      kTool};
-  ge::app::InstallOneLineErrors(app, kTool);
+int Main(CLI::App& app, int argc, char** argv) {
   app.require_subcommand(0, 1);
   CompileFlags top;
   std::string out, dot;
@@ -535,3 +532,7 @@ int main(int argc, char** argv) {
                                                     "bisect, precision, memory, compare, flops; see --help)"));
   return DumpMain(top, out, dot);
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return ge::app::RunMain(kTool, kDumpHelp, Main, argc, argv); }

@@ -43,9 +43,7 @@ std::string HelpText() {
   return s;
 }
 
-int Main(int argc, char** argv) {
-  CLI::App app{HelpText(), kTool};
-  ge::app::InstallOneLineErrors(app, kTool);
+int Main(CLI::App& app, int argc, char** argv) {
   std::string model, format = "text", output, fail_on = "error", log = "warning";
   app.add_option("--model,model", model, "Model to check: .onnx, .pb, .om or .ge (also accepted as the first argument)");
   app.add_option("--format", format, "Report format: text (default), json, sarif")
@@ -97,4 +95,4 @@ int Main(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return ge::app::RunMain(kTool, Main, argc, argv); }
+int main(int argc, char** argv) { return ge::app::RunMain(kTool, HelpText(), Main, argc, argv); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
 #include "common/app_common.h"
 
@@ -81,16 +82,19 @@ Result<bool> BoolFlag::Value() const {
   return ParseYesNo(name_, value_);
 }
 
+// spec indexes kSpecs: a pointer would give this class of the header a field
+// of a file-local type, which GCC warns about in a unity batch.
 struct ForeignFlags::Entry {
-  const Spec* spec;
+  size_t spec;
   std::string value;
   CLI::Option* option = nullptr;
 };
 
 ForeignFlags::ForeignFlags(CLI::App& app) {
-  for (const Spec& s : kSpecs) {
+  for (size_t k = 0; k < std::size(kSpecs); ++k) {
+    const Spec& s = kSpecs[k];
     auto e = std::make_unique<Entry>();
-    e->spec = &s;
+    e->spec = k;
     e->option = app.add_option(s.name, e->value, s.help)->group(kGroup);
     entries_.push_back(std::move(e));
   }
@@ -101,7 +105,7 @@ ForeignFlags::~ForeignFlags() = default;
 Status ForeignFlags::Check() const {
   for (const auto& e : entries_) {
     if (e->option->count() == 0) continue;
-    const Spec& s = *e->spec;
+    const Spec& s = kSpecs[e->spec];
     const std::string flag = std::string(s.name) + " " + e->value;
     bool noop = false;
     switch (s.accept) {

@@ -47,7 +47,6 @@ bool IsPlainName(const std::string& s) {
 std::string NameText(const std::string& s) { return IsPlainName(s) ? s : QuoteString(s); }
 
 namespace {
-std::string Quote(const std::string& s) { return QuoteString(s); }
 template <typename T, typename F>
 std::string List(const std::vector<T>& v, F f) {
   std::string s = "[";
@@ -65,13 +64,13 @@ std::string AttrToString(const AttrValue& v) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, int64_t>) return std::to_string(x);
         else if constexpr (std::is_same_v<T, float>) return FloatAttrText(x);
-        else if constexpr (std::is_same_v<T, std::string>) return Quote(x);
+        else if constexpr (std::is_same_v<T, std::string>) return QuoteString(x);
         else if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
         else if constexpr (std::is_same_v<T, std::vector<int64_t>>)
           return List(x, [](int64_t i) { return std::to_string(i); });
         // Empty lists name their element type; "[]" alone is an int list.
         else if constexpr (std::is_same_v<T, std::vector<float>>) return x.empty() ? "floats[]" : List(x, FloatAttrText);
-        else if constexpr (std::is_same_v<T, std::vector<std::string>>) return x.empty() ? "strings[]" : List(x, Quote);
+        else if constexpr (std::is_same_v<T, std::vector<std::string>>) return x.empty() ? "strings[]" : List(x, QuoteString);
         else if constexpr (std::is_same_v<T, Tensor>) {
           // Small tensors print their values so shape constants are visible in dumps.
           std::string s = "tensor<" + x.desc().ToString();

@@ -83,13 +83,12 @@ void EncodePlan(const Model& model, ModelDef* def) {
   }
 }
 
-Status DecodePlan(const ModelDef& def, Model& m) {
-  if (!def.has_memory()) {
-    if (def.streams_size() > 0) return Bad("task lists without a memory plan");
-    return Status::Ok();
-  }
-  const MemoryPlanDef& d = def.memory();
-  MemoryPlan& p = m.memory;
+namespace {
+
+using PlanNodes = std::map<std::string, Node*>;
+
+// The header: alignment and segment sizes in range.
+Status DecodePlanSizes(const MemoryPlanDef& d, MemoryPlan& p) {
   p.alignment = d.alignment();
   if (p.alignment <= 0 || p.alignment > (int64_t{1} << 20) || (p.alignment & (p.alignment - 1)) != 0)
     return Bad("alignment " + std::to_string(p.alignment) + " is not a power of two");
@@ -103,10 +102,11 @@ Status DecodePlan(const ModelDef& def, Model& m) {
   for (int64_t s : {p.weights_size, p.feature_map_size, p.input_size, p.output_size})
     if (s < 0 || s > kMaxMemoryLimit)
       return Bad("segment size " + std::to_string(s) + " is out of range (at most " + HumanBytes(kMaxMemoryLimit) + ")");
+  return Status::Ok();
+}
 
-  // The order: every node of the graph exactly once.
-  std::map<std::string, Node*> nodes;
-  for (Node* n : m.graph->nodes()) nodes[n->name()] = n;
+// The order: every node of the graph exactly once.
+Status DecodePlanOrder(const MemoryPlanDef& d, const PlanNodes& nodes, MemoryPlan& p) {
   std::set<std::string> seen;
   for (const std::string& n : d.order()) {
     if (!nodes.count(n)) return Bad("the execution order names unknown node " + n);
@@ -114,8 +114,11 @@ Status DecodePlan(const ModelDef& def, Model& m) {
     p.order.push_back(n);
   }
   if (seen.size() != nodes.size()) return Bad("the execution order misses nodes");
+  return Status::Ok();
+}
 
-  // Buffers: one per node output, in range, aligned, consistent per symbol.
+// Buffers: one per node output, in range, aligned, consistent per symbol.
+Status DecodePlanBuffers(const MemoryPlanDef& d, const PlanNodes& nodes, MemoryPlan& p) {
   struct SymbolAt {
     Segment segment;
     int64_t offset;
@@ -154,7 +157,11 @@ Status DecodePlan(const ModelDef& def, Model& m) {
   size_t outputs = 0;
   for (const auto& [name, n] : nodes) outputs += n->num_outputs();
   if (covered.size() != outputs) return Bad("not every node output has a buffer");
-  // IO bindings.
+  return Status::Ok();
+}
+
+// IO bindings: one per model input and output, sized as its tensor.
+Status DecodePlanIo(const MemoryPlanDef& d, const Model& m, MemoryPlan& p) {
   if (d.inputs_size() != static_cast<int>(m.inputs.size()) || d.outputs_size() != static_cast<int>(m.outputs.size()))
     return Bad("IO bindings do not match the model's inputs and outputs");
   for (int pass = 0; pass < 2; ++pass) {
@@ -176,15 +183,90 @@ Status DecodePlan(const ModelDef& def, Model& m) {
       (pass == 0 ? p.inputs : p.outputs).push_back(io);
     }
   }
+  return Status::Ok();
+}
 
-  // Tasks: known nodes, arity, kernel ids 0..n-1 in order, args in range;
-  // each node's kernel at most once; event tasks without arguments, their
-  // ids dense and their graph without a cycle (a cycle would hang the run).
-  int32_t kernel = 0;
+// What the task decoder carries from task to task: kernel ids run 0..n-1
+// in order, each node's kernel at most once, event ids below the task count.
+struct TaskDecodeState {
+  int32_t next_kernel = 0;
   std::set<std::string> kernel_nodes;
   int32_t max_event = -1;
   int64_t total_tasks = 0;
-  for (const StreamTasksDef& sd : def.streams()) total_tasks += sd.tasks_size();
+};
+
+// An event record or wait: no arguments, an id in range.
+Result<Task> DecodeEventTask(const TaskDef& td, const PlanNodes& nodes, const std::string& where, TaskDecodeState& state) {
+  Task t;
+  t.kind = static_cast<Task::Kind>(td.kind());
+  t.node = td.node();
+  t.kernel = td.kernel();
+  t.event = td.event();
+  if (t.event < 0 || t.event >= state.total_tasks)
+    return Bad(where + ": event id " + std::to_string(t.event) + " is out of range");
+  if (!t.node.empty() && !nodes.count(t.node)) return Bad(where + ": unknown node");
+  if (td.inputs_size() != 0 || td.outputs_size() != 0) return Bad(where + ": an event task with arguments");
+  state.max_event = std::max(state.max_event, t.event);
+  return t;
+}
+
+// A kernel task: a known node, its arity, every argument in range, no
+// output into a read-only segment.
+Result<Task> DecodeKernelTask(const TaskDef& td, const PlanNodes& nodes, const MemoryPlan& p, const std::string& where,
+                              TaskDecodeState& state) {
+  if (td.kind() != 0) return Bad(where + ": task kind " + std::to_string(td.kind()) + " is not supported");
+  Task t;
+  t.kind = Task::Kind::kKernel;
+  t.node = td.node();
+  t.kernel = td.kernel();
+  t.event = td.event();
+  auto it = nodes.find(t.node);
+  if (it == nodes.end()) return Bad(where + ": unknown node");
+  if (!state.kernel_nodes.insert(t.node).second) return Bad(where + ": the node has a second kernel task");
+  if (t.kernel != state.next_kernel++) return Bad(where + ": kernel id " + std::to_string(t.kernel) + " is out of sequence");
+  const Node& n = *it->second;
+  if (td.inputs_size() != static_cast<int>(n.num_inputs()) || td.outputs_size() != static_cast<int>(n.num_outputs()))
+    return Bad(where + ": argument count does not match the node");
+  for (int i = 0; i < td.inputs_size(); ++i) {
+    GE_ASSIGN_OR_RETURN(TaskArg a, DecodeArg(td.inputs(i), where));
+    if (a.offset == -1 && !n.HasInput(i)) {
+      t.inputs.push_back(a);
+      continue;
+    }
+    if (!n.HasInput(i)) return Bad(where + ": an argument for absent input " + std::to_string(i));
+    Endpoint src = n.InputSource(i);
+    GE_RETURN_IF_ERROR(CheckRange(a.segment, a.offset, src.node->output_desc(src.index).Bytes(), p,
+                                  where + " input " + std::to_string(i)));
+    t.inputs.push_back(a);
+  }
+  for (int i = 0; i < td.outputs_size(); ++i) {
+    GE_ASSIGN_OR_RETURN(TaskArg a, DecodeArg(td.outputs(i), where));
+    if (a.segment == Segment::kWeights || a.segment == Segment::kInput)
+      return Bad(where + " output " + std::to_string(i) + " writes the read-only " + SegmentName(a.segment) + " segment");
+    GE_RETURN_IF_ERROR(CheckRange(a.segment, a.offset, n.output_desc(i).Bytes(), p, where + " output " + std::to_string(i)));
+    t.outputs.push_back(a);
+  }
+  return t;
+}
+
+// Event ids dense (each of 0..E-1 recorded) and the event graph without a
+// cycle (a cycle would hang the run).
+Status CheckPlanEvents(const std::vector<StreamTasks>& streams, int32_t max_event) {
+  if (max_event < 0) return Status::Ok();
+  std::set<int32_t> recorded;
+  for (const StreamTasks& st : streams)
+    for (const Task& t : st.tasks)
+      if (t.kind == Task::Kind::kEventRecord) recorded.insert(t.event);
+  for (int32_t e = 0; e <= max_event; ++e)
+    if (!recorded.count(e)) return Bad("event " + std::to_string(e) + " is never recorded (events are numbered 0..E-1)");
+  if (Status s = CheckEventGraph(streams); !s.ok()) return Bad(s.message());
+  return Status::Ok();
+}
+
+// Tasks: streams numbered 0..S-1, each task an event or a kernel task.
+Status DecodePlanTasks(const ModelDef& def, const PlanNodes& nodes, Model& m) {
+  TaskDecodeState state;
+  for (const StreamTasksDef& sd : def.streams()) state.total_tasks += sd.tasks_size();
   for (const StreamTasksDef& sd : def.streams()) {
     StreamTasks st;
     st.stream = sd.stream();
@@ -192,65 +274,32 @@ Status DecodePlan(const ModelDef& def, Model& m) {
       return Bad("stream " + std::to_string(st.stream) + " is out of order (streams are numbered 0..S-1)");
     for (const TaskDef& td : sd.tasks()) {
       const std::string where = "stream " + std::to_string(st.stream) + " task " + td.node();
-      Task t;
-      if (td.kind() == static_cast<int32_t>(Task::Kind::kEventRecord) || td.kind() == static_cast<int32_t>(Task::Kind::kEventWait)) {
-        t.kind = static_cast<Task::Kind>(td.kind());
-        t.node = td.node();
-        t.kernel = td.kernel();
-        t.event = td.event();
-        if (t.event < 0 || t.event >= total_tasks)
-          return Bad(where + ": event id " + std::to_string(t.event) + " is out of range");
-        if (!t.node.empty() && !nodes.count(t.node)) return Bad(where + ": unknown node");
-        if (td.inputs_size() != 0 || td.outputs_size() != 0) return Bad(where + ": an event task with arguments");
-        max_event = std::max(max_event, t.event);
-        st.tasks.push_back(std::move(t));
-        continue;
-      }
-      if (td.kind() != 0) return Bad(where + ": task kind " + std::to_string(td.kind()) + " is not supported");
-      t.kind = Task::Kind::kKernel;
-      t.node = td.node();
-      t.kernel = td.kernel();
-      t.event = td.event();
-      auto it = nodes.find(t.node);
-      if (it == nodes.end()) return Bad(where + ": unknown node");
-      if (!kernel_nodes.insert(t.node).second) return Bad(where + ": the node has a second kernel task");
-      if (t.kernel != kernel++) return Bad(where + ": kernel id " + std::to_string(t.kernel) + " is out of sequence");
-      const Node& n = *it->second;
-      if (td.inputs_size() != static_cast<int>(n.num_inputs()) || td.outputs_size() != static_cast<int>(n.num_outputs()))
-        return Bad(where + ": argument count does not match the node");
-      for (int i = 0; i < td.inputs_size(); ++i) {
-        GE_ASSIGN_OR_RETURN(TaskArg a, DecodeArg(td.inputs(i), where));
-        if (a.offset == -1 && !n.HasInput(i)) {
-          t.inputs.push_back(a);
-          continue;
-        }
-        if (!n.HasInput(i)) return Bad(where + ": an argument for absent input " + std::to_string(i));
-        Endpoint src = n.InputSource(i);
-        GE_RETURN_IF_ERROR(CheckRange(a.segment, a.offset, src.node->output_desc(src.index).Bytes(), p,
-                                      where + " input " + std::to_string(i)));
-        t.inputs.push_back(a);
-      }
-      for (int i = 0; i < td.outputs_size(); ++i) {
-        GE_ASSIGN_OR_RETURN(TaskArg a, DecodeArg(td.outputs(i), where));
-        if (a.segment == Segment::kWeights || a.segment == Segment::kInput)
-          return Bad(where + " output " + std::to_string(i) + " writes the read-only " + SegmentName(a.segment) + " segment");
-        GE_RETURN_IF_ERROR(CheckRange(a.segment, a.offset, n.output_desc(i).Bytes(), p, where + " output " + std::to_string(i)));
-        t.outputs.push_back(a);
-      }
-      st.tasks.push_back(std::move(t));
+      const bool event = td.kind() == static_cast<int32_t>(Task::Kind::kEventRecord) ||
+                         td.kind() == static_cast<int32_t>(Task::Kind::kEventWait);
+      auto t = event ? DecodeEventTask(td, nodes, where, state) : DecodeKernelTask(td, nodes, m.memory, where, state);
+      if (!t.ok()) return t.status();
+      st.tasks.push_back(std::move(t).value());
     }
     m.streams.push_back(std::move(st));
   }
-  if (max_event >= 0) {
-    std::set<int32_t> recorded;
-    for (const StreamTasks& st : m.streams)
-      for (const Task& t : st.tasks)
-        if (t.kind == Task::Kind::kEventRecord) recorded.insert(t.event);
-    for (int32_t e = 0; e <= max_event; ++e)
-      if (!recorded.count(e)) return Bad("event " + std::to_string(e) + " is never recorded (events are numbered 0..E-1)");
-    if (Status s = CheckEventGraph(m.streams); !s.ok()) return Bad(s.message());
+  return CheckPlanEvents(m.streams, state.max_event);
+}
+
+}  // namespace
+
+Status DecodePlan(const ModelDef& def, Model& m) {
+  if (!def.has_memory()) {
+    if (def.streams_size() > 0) return Bad("task lists without a memory plan");
+    return Status::Ok();
   }
-  return Status::Ok();
+  const MemoryPlanDef& d = def.memory();
+  GE_RETURN_IF_ERROR(DecodePlanSizes(d, m.memory));
+  PlanNodes nodes;
+  for (Node* n : m.graph->nodes()) nodes[n->name()] = n;
+  GE_RETURN_IF_ERROR(DecodePlanOrder(d, nodes, m.memory));
+  GE_RETURN_IF_ERROR(DecodePlanBuffers(d, nodes, m.memory));
+  GE_RETURN_IF_ERROR(DecodePlanIo(d, m, m.memory));
+  return DecodePlanTasks(def, nodes, m);
 }
 
 }  // namespace ge::om

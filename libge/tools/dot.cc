@@ -3,22 +3,10 @@
 #include <algorithm>
 #include <map>
 
+#include "ge/ir/attr_value.h"
+
 namespace ge::tools {
 namespace {
-
-// DOT string literal: quotes and backslashes escaped (names come from models).
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
 
 const char* FillFor(const std::string& type) {
   if (type == op::kData || type == op::kNetOutput) return "lightblue";
@@ -32,7 +20,7 @@ class DotWriter {
  public:
   std::string Write(const Graph& g) {
     std::string s = "digraph ";
-    s += Quote(g.name());
+    s += QuoteString(g.name());
     s += " {\n  rankdir=TB;\n  node [shape=box, style=filled, fontname=\"Helvetica\"];\n"
          "  edge [fontname=\"Helvetica\", fontsize=9];\n";
     Nodes(g, "  ", s);
@@ -67,7 +55,7 @@ class DotWriter {
         const bool gear = n->type() == op::kGearCase;
         for (const auto& [name, sub] : clusters) {
           s += indent + "subgraph cluster_" + id_[n] + "_" + name + " {\n" + indent + "  label=" +
-               Quote(gear ? n->name() + " " + name + " (static: one sink model)" : n->name() + " (known shape: one sink model)") +
+               QuoteString(gear ? n->name() + " " + name + " (static: one sink model)" : n->name() + " (known shape: one sink model)") +
                ";\n" + indent + (gear ? "  style=filled; color=steelblue; fillcolor=aliceblue;\n"
                                        : "  style=filled; color=darkseagreen; fillcolor=honeydew;\n");
           Nodes(*sub, indent + "  ", s);
@@ -79,11 +67,11 @@ class DotWriter {
       const char* fill = FillFor(n->type());
       if (std::string(fill) == "white" && Dynamic(*n)) fill = "orange";
       if (!n->subgraphs().empty()) fill = "khaki";  // control flow: the node, then its subgraphs
-      s += indent + id_[n] + " [label=" + Quote(n->type() + "\n" + n->name()) + ", fillcolor=" + fill + "];\n";
+      s += indent + id_[n] + " [label=" + QuoteString(n->type() + "\n" + n->name()) + ", fillcolor=" + fill + "];\n";
       for (const auto& [name, sub] : n->subgraphs()) {
         if (!sub) continue;
         s += indent + "subgraph cluster_" + id_[n] + "_" + name + " {\n" + indent + "  label=" +
-             Quote(n->name() + " " + name) + ";\n" + indent + "  style=dashed; color=goldenrod;\n";
+             QuoteString(n->name() + " " + name) + ";\n" + indent + "  style=dashed; color=goldenrod;\n";
         Nodes(*sub, indent + "  ", s);
         s += indent + "}\n";
         flow_.push_back(sub.get());
@@ -136,7 +124,7 @@ class DotWriter {
             for (const Node* d : sub->InputNodes())
               if (d->GetInt("index", -1) == static_cast<int64_t>(i) && id_.count(d)) dsts.push_back(id_[d]);
         for (const Node* src : srcs)
-          for (const std::string& dst : dsts) s += "  " + id_[src] + " -> " + dst + " [label=" + Quote(shape) + "];\n";
+          for (const std::string& dst : dsts) s += "  " + id_[src] + " -> " + dst + " [label=" + QuoteString(shape) + "];\n";
       }
       for (const Node* c : n->control_inputs())
         if (id_.count(c) && !calls_.count(c) && !calls_.count(n)) s += "  " + id_[c] + " -> " + id_[n] + " [style=dashed, color=grey];\n";

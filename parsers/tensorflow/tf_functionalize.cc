@@ -497,7 +497,19 @@ struct LoopVar {
   int enter = -1, merge = -1, sw = -1, next = -1;
 };
 
-Result<bool> TryLoop(const FlowGraph& fg, const Frames& fr, Rewriter& rw) {
+// One tf.while_loop's frame taken apart: its nodes by role, and which loop
+// variable each Merge, Switch and Exit belongs to.
+struct WhileFrame {
+  std::string frame, loop;  // the frame's name; "loop 'F'" for messages
+  std::vector<int> nodes;
+  int loop_cond = -1;
+  std::vector<int> invariants, exits;
+  std::vector<LoopVar> vars;
+  std::map<int, int> var_of_merge, var_of_switch, exit_var;
+};
+
+// The frames no other frame nests in, in node order.
+std::vector<std::string> InnermostLoopFrames(const FlowGraph& fg, const Frames& fr) {
   std::set<std::string> parents;
   for (const auto& [f, p] : fr.parent) parents.insert(p);
   std::vector<std::string> frames;
@@ -505,149 +517,188 @@ Result<bool> TryLoop(const FlowGraph& fg, const Frames& fr, Rewriter& rw) {
     if (!fr.of[i].empty() && !parents.count(fr.of[i]) &&
         std::find(frames.begin(), frames.end(), fr.of[i]) == frames.end())
       frames.push_back(fr.of[i]);
-  for (const std::string& F : frames) {
-    std::vector<int> nodes;
+  return frames;
+}
+
+// The LoopCond, the Exits, the constant Enters (invariants) and one loop
+// variable per other Enter, with the Merge it feeds.
+Status FindLoopRoles(const FlowGraph& fg, const Frames& fr, WhileFrame& w) {
+  for (int i : w.nodes) {
+    if (fg.Is(i, "LoopCond")) {
+      if (w.loop_cond >= 0) return NodeUnsupported(fg.node(i), "is a second LoopCond of " + w.loop);
+      w.loop_cond = i;
+    }
+    if (fg.Is(i, "Exit")) w.exits.push_back(i);
+    if (!fg.Is(i, "Enter") || fr.of[i] != w.frame) continue;
+    GE_ASSIGN_OR_RETURN(bool constant, AttrBool(fg.node(i), "is_constant", false));
+    if (constant) {
+      w.invariants.push_back(i);
+      continue;
+    }
+    LoopVar v;
+    v.enter = i;
+    for (int c : fg.consumers(i))
+      if (fg.Is(c, "Merge") && fr.of[c] == w.frame) v.merge = c;
+    if (v.merge < 0) return NodeError(fg.node(i), "is an Enter of " + w.loop + " that feeds no Merge");
+    w.vars.push_back(v);
+  }
+  if (w.loop_cond < 0) return NodeError(fg.node(w.vars.empty() ? w.nodes[0] : w.vars[0].enter), w.loop + " has no LoopCond");
+  if (w.vars.empty()) return NodeError(fg.node(w.loop_cond), w.loop + " has no loop variable (a non-constant Enter)");
+  return Status::Ok();
+}
+
+// Each variable's NextIteration and Switch on the LoopCond.
+Status LinkLoopVars(const FlowGraph& fg, WhileFrame& w) {
+  for (size_t k = 0; k < w.vars.size(); ++k) {
+    LoopVar& v = w.vars[k];
+    for (const TfInputRef& r : fg.ins(v.merge))
+      if (!r.control && fg.Is(fg.Src(r), "NextIteration")) v.next = fg.Src(r);
+    if (v.next < 0) return NodeError(fg.node(v.merge), "is a Merge of " + w.loop + " without a NextIteration input");
+    if (fg.ins(v.next).empty() || fg.ins(v.next)[0].control) return NodeError(fg.node(v.next), "has no data input");
+    for (int c : fg.consumers(v.merge))
+      if (fg.IsLoopSwitch(c) && fg.DataSrc(c, 0) == v.merge && fg.DataSrc(c, 1) == w.loop_cond) v.sw = c;
+    if (v.sw < 0) return NodeError(fg.node(v.merge), "is a Merge of " + w.loop + " that feeds no Switch on its LoopCond");
+    w.var_of_merge[v.merge] = static_cast<int>(k);
+    w.var_of_switch[v.sw] = static_cast<int>(k);
+  }
+  return Status::Ok();
+}
+
+// Each Exit reads output 0 of a variable's Switch; no Merge or
+// NextIteration is left over.
+Status LinkLoopExits(const FlowGraph& fg, WhileFrame& w) {
+  for (int x : w.exits) {
+    const int s = fg.DataSrc(x, 0);
+    if (s < 0 || !w.var_of_switch.count(s) || fg.ins(x)[0].index != 0)
+      return NodeError(fg.node(x), "is an Exit of " + w.loop + " that does not read output 0 of one of its Switches");
+    w.exit_var[x] = w.var_of_switch[s];
+  }
+  for (int i : w.nodes) {
+    if (fg.Is(i, "Merge") && !w.var_of_merge.count(i))
+      return NodeError(fg.node(i), "is a Merge of " + w.loop + " not fed by an Enter and a NextIteration");
+    if (fg.Is(i, "NextIteration") && std::none_of(w.vars.begin(), w.vars.end(), [&](const LoopVar& v) { return v.next == i; }))
+      return NodeError(fg.node(i), "is a NextIteration of " + w.loop + " that feeds none of its Merges");
+  }
+  return Status::Ok();
+}
+
+// The nodes of the frame that `start` depends on, into `region`; outer
+// values read directly become arguments.
+Status CollectLoopRegion(const FlowGraph& fg, const Frames& fr, const WhileFrame& w, const TfInputRef& start,
+                         std::set<int>& region, Args& args) {
+  std::vector<TfInputRef> stack = {start};
+  while (!stack.empty()) {
+    const TfInputRef r = stack.back();
+    stack.pop_back();
+    const int x = fg.Src(r);
+    if (r.control) {
+      if (fr.of[x] == w.frame && !IsControlFlowOp(fg.node(x).op()) && region.insert(x).second)
+        for (const TfInputRef& in : fg.ins(x)) stack.push_back(in);
+      continue;
+    }
+    if (w.var_of_merge.count(x) || (w.var_of_switch.count(x) && r.index == 1)) continue;
+    if (w.var_of_switch.count(x)) return NodeUnsupported(fg.node(x), "output 0 (the loop's exit) is read inside " + w.loop);
+    if (fg.Is(x, "Enter") && fr.of[x] == w.frame) continue;  // an invariant
+    if (fr.of[x] != w.frame) {
+      args.Add("r:" + Key(r), RefString(r));
+      continue;
+    }
+    if (IsControlFlowOp(fg.node(x).op()))
+      return NodeUnsupported(fg.node(x), "is control flow inside " + w.loop + " that ge could not take apart");
+    if (region.insert(x).second)
+      for (const TfInputRef& in : fg.ins(x)) stack.push_back(in);
+  }
+  return Status::Ok();
+}
+
+// The While's name: the frame's, without TensorFlow's "/while_context".
+std::string WhileNodeName(const FlowGraph& fg, const std::string& frame) {
+  std::string prefix = frame;
+  const std::string ctx = "/while_context";
+  if (prefix.size() > ctx.size() && prefix.compare(prefix.size() - ctx.size(), ctx.size(), ctx) == 0)
+    prefix.resize(prefix.size() - ctx.size());
+  return UniqueNodeName(fg, prefix + "/While");
+}
+
+// The While node: the arguments, then the outer control inputs of the Enters.
+tf::NodeDef WhileNode(const FlowGraph& fg, const Frames& fr, const WhileFrame& w, const std::string& name,
+                      const Args& args, const std::string& cond_fn, const std::string& body_fn) {
+  tf::NodeDef node;
+  node.set_name(name);
+  node.set_op("While");
+  for (const std::string& s : args.outer) node.add_input(s);
+  std::set<std::string> controls;
+  for (int i : w.nodes)
+    if (fg.Is(i, "Enter"))
+      for (const TfInputRef& r : fg.ins(i))
+        if (r.control && fr.of[fg.Src(r)] != w.frame) controls.insert(RefString(r));
+  for (const std::string& c : controls) node.add_input(c);
+  SetFunc(node, "cond", cond_fn);
+  SetFunc(node, "body", body_fn);
+  return node;
+}
+
+// Replaces the frame's nodes with one While whose cond and body functions
+// take the variables, the invariants, then the outer values read directly.
+Status ReplaceLoopWithWhile(const FlowGraph& fg, const Frames& fr, const WhileFrame& w, Rewriter& rw) {
+  Args args;
+  for (size_t k = 0; k < w.vars.size(); ++k) args.Add("v:" + std::to_string(k), RefString(fg.ins(w.vars[k].enter)[0]));
+  for (int e : w.invariants) args.Add("e:" + fg.node(e).name(), RefString(fg.ins(e)[0]));
+  std::set<int> cond_region, body_region;
+  if (fg.ins(w.loop_cond).empty() || fg.ins(w.loop_cond)[0].control)
+    return NodeError(fg.node(w.loop_cond), "has no data input");
+  GE_RETURN_IF_ERROR(CollectLoopRegion(fg, fr, w, fg.ins(w.loop_cond)[0], cond_region, args));
+  for (const LoopVar& v : w.vars) GE_RETURN_IF_ERROR(CollectLoopRegion(fg, fr, w, fg.ins(v.next)[0], body_region, args));
+  auto remap = [&](const TfInputRef& r) {
+    const int x = fg.Src(r);
+    if (auto it = w.var_of_merge.find(x); it != w.var_of_merge.end()) return it->second;
+    if (auto it = w.var_of_switch.find(x); it != w.var_of_switch.end()) return it->second;
+    if (fg.Is(x, "Enter") && fr.of[x] == w.frame) return args.by_key.at("e:" + fg.node(x).name());
+    return args.by_key.at("r:" + Key(r));
+  };
+  const int num_args = static_cast<int>(args.outer.size());
+  const std::string while_name = WhileNodeName(fg, w.frame);
+  std::vector<TfInputRef> body_rets;
+  for (const LoopVar& v : w.vars) body_rets.push_back(fg.ins(v.next)[0]);
+  TfFunction body = MakeFunction(fg, body_region, num_args, remap, body_rets);
+  for (int k = static_cast<int>(w.vars.size()); k < num_args; ++k) body.rets.push_back(TfInputRef{body.args[k], 0, false});
+  const std::string cond_fn =
+      rw.library.Add(MakeFunction(fg, cond_region, num_args, remap, {fg.ins(w.loop_cond)[0]}), while_name + "/cond");
+  const std::string body_fn = rw.library.Add(std::move(body), while_name + "/body");
+  tf::NodeDef node = WhileNode(fg, fr, w, while_name, args, cond_fn, body_fn);
+
+  std::set<int> removed(w.nodes.begin(), w.nodes.end());
+  auto remap_outer = [&](int consumer, const TfInputRef& r) -> Result<std::string> {
+    const int x = fg.Src(r);
+    if (!removed.count(x)) return RefString(r);
+    if (r.control) return "^" + while_name;
+    auto it = w.exit_var.find(x);
+    if (it == w.exit_var.end())
+      return NodeUnsupported(fg.node(consumer), "reads " + fg.node(x).name() + ", inside " + w.loop +
+                                                    "; only the loop's Exit nodes are read outside it");
+    return RefString(TfInputRef{while_name, it->second, false});
+  };
+  for (const auto& [x, k] : w.exit_var) rw.Rename(fg.node(x).name(), 0, while_name, k);
+  return Rewrite(rw.g, fg, removed, remap_outer, {node});
+}
+
+// The first innermost tf.while_loop whose body holds no cond becomes a While.
+Result<bool> TryLoop(const FlowGraph& fg, const Frames& fr, Rewriter& rw) {
+  for (const std::string& F : InnermostLoopFrames(fg, fr)) {
+    WhileFrame w;
+    w.frame = F;
+    w.loop = "loop '" + F + "'";
     bool blocked = false;
     for (int i = 0; i < fg.size(); ++i)
       if (fr.of[i] == F) {
-        nodes.push_back(i);
+        w.nodes.push_back(i);
         blocked = blocked || fg.IsCondMerge(i);
       }
     if (blocked) continue;
-    const std::string loop = "loop '" + F + "'";
-    int loop_cond = -1;
-    std::vector<int> invariants, exits;
-    std::vector<LoopVar> vars;
-    for (int i : nodes) {
-      if (fg.Is(i, "LoopCond")) {
-        if (loop_cond >= 0) return NodeUnsupported(fg.node(i), "is a second LoopCond of " + loop);
-        loop_cond = i;
-      }
-      if (fg.Is(i, "Exit")) exits.push_back(i);
-      if (!fg.Is(i, "Enter") || fr.of[i] != F) continue;
-      GE_ASSIGN_OR_RETURN(bool constant, AttrBool(fg.node(i), "is_constant", false));
-      if (constant) {
-        invariants.push_back(i);
-        continue;
-      }
-      LoopVar v;
-      v.enter = i;
-      for (int c : fg.consumers(i))
-        if (fg.Is(c, "Merge") && fr.of[c] == F) v.merge = c;
-      if (v.merge < 0) return NodeError(fg.node(i), "is an Enter of " + loop + " that feeds no Merge");
-      vars.push_back(v);
-    }
-    if (loop_cond < 0) return NodeError(fg.node(vars.empty() ? nodes[0] : vars[0].enter), loop + " has no LoopCond");
-    if (vars.empty()) return NodeError(fg.node(loop_cond), loop + " has no loop variable (a non-constant Enter)");
-    std::map<int, int> var_of_merge, var_of_switch;
-    for (size_t k = 0; k < vars.size(); ++k) {
-      LoopVar& v = vars[k];
-      for (const TfInputRef& r : fg.ins(v.merge))
-        if (!r.control && fg.Is(fg.Src(r), "NextIteration")) v.next = fg.Src(r);
-      if (v.next < 0) return NodeError(fg.node(v.merge), "is a Merge of " + loop + " without a NextIteration input");
-      if (fg.ins(v.next).empty() || fg.ins(v.next)[0].control)
-        return NodeError(fg.node(v.next), "has no data input");
-      for (int c : fg.consumers(v.merge))
-        if (fg.IsLoopSwitch(c) && fg.DataSrc(c, 0) == v.merge && fg.DataSrc(c, 1) == loop_cond) v.sw = c;
-      if (v.sw < 0) return NodeError(fg.node(v.merge), "is a Merge of " + loop + " that feeds no Switch on its LoopCond");
-      var_of_merge[v.merge] = static_cast<int>(k);
-      var_of_switch[v.sw] = static_cast<int>(k);
-    }
-    std::map<int, int> exit_var;
-    for (int x : exits) {
-      const int s = fg.DataSrc(x, 0);
-      if (s < 0 || !var_of_switch.count(s) || fg.ins(x)[0].index != 0)
-        return NodeError(fg.node(x), "is an Exit of " + loop + " that does not read output 0 of one of its Switches");
-      exit_var[x] = var_of_switch[s];
-    }
-    for (int i : nodes) {
-      if (fg.Is(i, "Merge") && !var_of_merge.count(i))
-        return NodeError(fg.node(i), "is a Merge of " + loop + " not fed by an Enter and a NextIteration");
-      if (fg.Is(i, "NextIteration") && std::none_of(vars.begin(), vars.end(), [&](const LoopVar& v) { return v.next == i; }))
-        return NodeError(fg.node(i), "is a NextIteration of " + loop + " that feeds none of its Merges");
-    }
-    // Arguments: variables, invariants, then outer values read directly.
-    Args args;
-    for (size_t k = 0; k < vars.size(); ++k) args.Add("v:" + std::to_string(k), RefString(fg.ins(vars[k].enter)[0]));
-    for (int e : invariants) args.Add("e:" + fg.node(e).name(), RefString(fg.ins(e)[0]));
-    auto collect = [&](const TfInputRef& start, std::set<int>& region) -> Status {
-      std::vector<TfInputRef> stack = {start};
-      while (!stack.empty()) {
-        const TfInputRef r = stack.back();
-        stack.pop_back();
-        const int x = fg.Src(r);
-        if (r.control) {
-          if (fr.of[x] == F && !IsControlFlowOp(fg.node(x).op()) && region.insert(x).second)
-            for (const TfInputRef& in : fg.ins(x)) stack.push_back(in);
-          continue;
-        }
-        if (var_of_merge.count(x) || (var_of_switch.count(x) && r.index == 1)) continue;
-        if (var_of_switch.count(x))
-          return NodeUnsupported(fg.node(x), "output 0 (the loop's exit) is read inside " + loop);
-        if (fg.Is(x, "Enter") && fr.of[x] == F) continue;  // an invariant
-        if (fr.of[x] != F) {
-          args.Add("r:" + Key(r), RefString(r));
-          continue;
-        }
-        if (IsControlFlowOp(fg.node(x).op()))
-          return NodeUnsupported(fg.node(x), "is control flow inside " + loop + " that ge could not take apart");
-        if (region.insert(x).second)
-          for (const TfInputRef& in : fg.ins(x)) stack.push_back(in);
-      }
-      return Status::Ok();
-    };
-    std::set<int> cond_region, body_region;
-    if (fg.ins(loop_cond).empty() || fg.ins(loop_cond)[0].control)
-      return NodeError(fg.node(loop_cond), "has no data input");
-    GE_RETURN_IF_ERROR(collect(fg.ins(loop_cond)[0], cond_region));
-    for (const LoopVar& v : vars) GE_RETURN_IF_ERROR(collect(fg.ins(v.next)[0], body_region));
-    auto remap = [&](const TfInputRef& r) {
-      const int x = fg.Src(r);
-      if (auto it = var_of_merge.find(x); it != var_of_merge.end()) return it->second;
-      if (auto it = var_of_switch.find(x); it != var_of_switch.end()) return it->second;
-      if (fg.Is(x, "Enter") && fr.of[x] == F) return args.by_key.at("e:" + fg.node(x).name());
-      return args.by_key.at("r:" + Key(r));
-    };
-    const int num_args = static_cast<int>(args.outer.size());
-    std::string prefix = F;
-    const std::string ctx = "/while_context";
-    if (prefix.size() > ctx.size() && prefix.compare(prefix.size() - ctx.size(), ctx.size(), ctx) == 0)
-      prefix.resize(prefix.size() - ctx.size());
-    const std::string while_name = UniqueNodeName(fg, prefix + "/While");
-    std::vector<TfInputRef> body_rets;
-    for (const LoopVar& v : vars) body_rets.push_back(fg.ins(v.next)[0]);
-    TfFunction body = MakeFunction(fg, body_region, num_args, remap, body_rets);
-    for (int k = static_cast<int>(vars.size()); k < num_args; ++k) body.rets.push_back(TfInputRef{body.args[k], 0, false});
-    const std::string cond_fn =
-        rw.library.Add(MakeFunction(fg, cond_region, num_args, remap, {fg.ins(loop_cond)[0]}), while_name + "/cond");
-    const std::string body_fn = rw.library.Add(std::move(body), while_name + "/body");
-
-    tf::NodeDef node;
-    node.set_name(while_name);
-    node.set_op("While");
-    for (const std::string& s : args.outer) node.add_input(s);
-    std::set<std::string> controls;
-    for (int i : nodes)
-      if (fg.Is(i, "Enter"))
-        for (const TfInputRef& r : fg.ins(i))
-          if (r.control && fr.of[fg.Src(r)] != F) controls.insert(RefString(r));
-    for (const std::string& c : controls) node.add_input(c);
-    SetFunc(node, "cond", cond_fn);
-    SetFunc(node, "body", body_fn);
-
-    std::set<int> removed(nodes.begin(), nodes.end());
-    auto remap_outer = [&](int consumer, const TfInputRef& r) -> Result<std::string> {
-      const int x = fg.Src(r);
-      if (!removed.count(x)) return RefString(r);
-      if (r.control) return "^" + while_name;
-      auto it = exit_var.find(x);
-      if (it == exit_var.end())
-        return NodeUnsupported(fg.node(consumer), "reads " + fg.node(x).name() + ", inside " + loop +
-                                                      "; only the loop's Exit nodes are read outside it");
-      return RefString(TfInputRef{while_name, it->second, false});
-    };
-    for (const auto& [x, k] : exit_var) rw.Rename(fg.node(x).name(), 0, while_name, k);
-    GE_RETURN_IF_ERROR(Rewrite(rw.g, fg, removed, remap_outer, {node}));
+    GE_RETURN_IF_ERROR(FindLoopRoles(fg, fr, w));
+    GE_RETURN_IF_ERROR(LinkLoopVars(fg, w));
+    GE_RETURN_IF_ERROR(LinkLoopExits(fg, w));
+    GE_RETURN_IF_ERROR(ReplaceLoopWithWhile(fg, fr, w, rw));
     return true;
   }
   return false;
