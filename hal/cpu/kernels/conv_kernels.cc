@@ -78,10 +78,15 @@ Result<std::vector<int32_t>> InputChannelOfWeights(const std::vector<int64_t>& w
   return out;
 }
 
+const KnownAttrs kConvKnownAttrs({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides", kAttrFusedSum,
+                                  kAttrConvAlgorithm},
+                                 /*with_activation=*/true);
+
 Result<ConvPlan> PlanConv(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(kConvKnownAttrs.Check(spec));
   ConvPlan p;
   const auto& a = spec.attrs;
-  p.fused_sum = a.GetInt("fused_sum", 0) != 0;
+  p.fused_sum = a.GetInt(kAttrFusedSum, 0) != 0;
   p.input_scale = spec.inputs.size() > 4 && spec.inputs[4].present();
   const size_t want_inputs = p.input_scale ? 5 : p.fused_sum ? 4 : 3;
   if (spec.inputs.size() < 2 || spec.inputs.size() > want_inputs)
@@ -137,10 +142,10 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
   if (p.input_scale) GE_RETURN_IF_ERROR(CheckInputScale(spec, p.group));
   GE_ASSIGN_OR_RETURN(p.act, ParseActivation(a));
   p.act_after = spec.outputs[0].dtype == DataType::kFloat32 && RunsAfterPrimitive(p.act);
-  const std::string algorithm = a.GetString("conv_algorithm", "direct");
-  if (algorithm != "direct" && algorithm != "winograd")
-    return InvalidArgument("Conv: conv_algorithm \"" + algorithm + "\" (direct or winograd)");
-  p.winograd = algorithm == "winograd" && !p.input_scale;  // no scaled reorder into Winograd's weights
+  const std::string algorithm = a.GetString(kAttrConvAlgorithm, ConvAlgorithmName(ConvAlgorithm::kDirect));
+  const std::optional<ConvAlgorithm> chosen = ConvAlgorithmFromName(algorithm);
+  if (!chosen) return InvalidArgument("Conv: conv_algorithm \"" + algorithm + "\" (direct or winograd)");
+  p.winograd = *chosen == ConvAlgorithm::kWinograd && !p.input_scale;  // no scaled reorder into Winograd's weights
   if (p.group == 1) {
     p.w_dims = w;
   } else {

@@ -31,7 +31,12 @@ struct DeconvPlan {
   Dims w_dims;                                          // oneDNN weights dims ([g,] OC/g, IC/g, k...)
 };
 
+const KnownAttrs kDeconvKnownAttrs({"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape",
+                                    "pads", "strides"},
+                                   /*with_activation=*/false);
+
 Result<DeconvPlan> PlanDeconv(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(kDeconvKnownAttrs.Check(spec));
   DeconvPlan p;
   const auto& a = spec.attrs;
   if (spec.inputs.size() < 2 || spec.inputs.size() > 3)
