@@ -3,6 +3,7 @@
 #include <set>
 
 #include "ge_base/checked_math.h"
+#include "hal/fused_attrs.h"
 
 namespace ge {
 namespace {
@@ -33,7 +34,8 @@ Count Product(const std::vector<int64_t>& dims, size_t from) {
 
 // One extra operation per output element for each post-op a fusion folded in.
 Count PostOps(const Node& n, bool bias) {
-  int64_t per_out = (bias ? 1 : 0) + (n.GetInt("fused_sum", 0) ? 1 : 0) + (n.HasAttr("activation") ? 1 : 0);
+  int64_t per_out =
+      (bias ? 1 : 0) + (n.GetInt(hal::kAttrFusedSum, 0) ? 1 : 0) + (n.HasAttr(hal::kAttrActivation) ? 1 : 0);
   return Mul(OutElements(n), per_out);
 }
 

@@ -1,5 +1,6 @@
 // Convolutions: X is N x C x spatial..., W is M x C/group x kernel... (Conv)
 // or C x M/group x kernel... (ConvTranspose), optional bias B of M.
+#include "hal/fused_attrs.h"
 #include "infer_util.h"
 #include "op_families.h"
 #include "shared_shapes.h"
@@ -66,7 +67,7 @@ Status InferConv(InferContext& ctx) {
   GE_RETURN_IF_ERROR(CheckBias(ctx, out[1]));
   if (ctx.num_inputs() >= 4 && ctx.has_input(3)) {
     // oneDNN's sum post-op adds the residual in place of the result.
-    if (ctx.node().GetInt("fused_sum") == 0)
+    if (ctx.node().GetInt(hal::kAttrFusedSum) == 0)
       return ctx.Error("a fourth input (the residual) needs the fused_sum attribute");
     const TensorDesc& r = ctx.input(3);
     if (r.dtype != t || r.dims != out)

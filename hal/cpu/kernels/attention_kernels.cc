@@ -75,7 +75,11 @@ struct AttentionPlan {
   float scale = 1.0f;
 };
 
+// What the attention fusion pass sets.
+const KnownAttrs kAttentionKnownAttrs({"k_perm", "out_perm", "q_perm", "scale", "v_perm"}, /*with_activation=*/false);
+
 Result<AttentionPlan> PlanAttention(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(kAttentionKnownAttrs.Check(spec));
   const size_t n_in = spec.inputs.size();
   if (n_in < 3 || n_in > 4) return InvalidArgument("FusedAttention takes Q, K, V and an optional mask");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "FusedAttention has one output"));

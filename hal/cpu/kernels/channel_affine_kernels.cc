@@ -8,6 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "hal/fused_attrs.h"
+
 #include "kernels/channel_affine_loop.h"
 #include "kernels/loop_common.h"
 
@@ -52,7 +54,7 @@ Status CheckChannelAffine(const KernelSpec& spec) {
 Result<KernelPtr> CreateChannelAffine(const KernelSpec& spec) {
   GE_RETURN_IF_ERROR(CheckChannelAffine(spec));
   affine::Geometry g = GeometryOf(spec.inputs[0]);
-  g.relu = spec.attrs.GetString("activation", "") == "Relu";
+  g.relu = ActivationFromName(spec.attrs.GetString(kAttrActivation, "")) == FusedActivation::kRelu;
   return MakeKernel([g](const void* const* in, void* const* out) {
     affine::Run(g, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
                 static_cast<const float*>(in[2]), static_cast<float*>(out[0]));
@@ -97,13 +99,17 @@ std::optional<Broadcast> BroadcastOf(const KernelSpec& spec) {
 bool IsChannelBroadcast(const KernelSpec& spec) { return BroadcastOf(spec).has_value(); }
 
 Status CheckScaleShift(const KernelSpec& spec, size_t first, int64_t channels) {
+  // ChannelAffine's and ConcatAffine's one attribute, which both check here
+  static const KnownAttrs affine_attrs({kAttrActivation}, /*with_activation=*/false);
+  GE_RETURN_IF_ERROR(affine_attrs.Check(spec));
   for (size_t i : {first, first + 1}) {
     const TensorInfo& p = spec.inputs[i];
     if (p.dtype != DataType::kFloat32 || p.channel_block != 0 || p.NumElements() != channels)
       return Bad(spec, "input " + std::to_string(i) + " must be " + std::to_string(channels) + " plain f32 values");
   }
-  const std::string act = spec.attrs.GetString("activation", "");
-  if (!act.empty() && act != "Relu") return NotSupported(spec, "activation '" + act + "' (only Relu)");
+  const std::string act = spec.attrs.GetString(kAttrActivation, "");
+  if (!act.empty() && ActivationFromName(act) != FusedActivation::kRelu)
+    return NotSupported(spec, "activation '" + act + "' (only Relu)");
   return Status::Ok();
 }
 

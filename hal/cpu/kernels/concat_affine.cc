@@ -8,6 +8,7 @@
 // are many and small (DenseNet's 32-channel layers).
 #include <omp.h>
 
+#include "hal/fused_attrs.h"
 #include "kernels/channel_affine_kernels.h"
 #include "kernels/channel_affine_loop.h"
 #include "kernels/loop_common.h"
@@ -44,7 +45,7 @@ Result<Plan> PlanConcatAffine(const KernelSpec& spec) {
   if (y.dtype != DataType::kFloat32 || y.dims.size() < 3) return NotSupported(spec, "only f32 of rank >= 3");
   const int64_t n = y.dims[0], c = y.dims[1], spatial = Product(y.dims, 2, y.dims.size());
   GE_RETURN_IF_ERROR(CheckScaleShift(spec, k, c));
-  const bool relu = spec.attrs.GetString("activation", "") == "Relu";
+  const bool relu = ActivationFromName(spec.attrs.GetString(kAttrActivation, "")) == FusedActivation::kRelu;
   Plan plan;
   int64_t c0 = 0;
   for (size_t i = 0; i < k; ++i) {

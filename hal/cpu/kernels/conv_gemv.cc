@@ -55,22 +55,24 @@ GemvFn PickGemv() {
 
 void ApplyGemvActivation(const Activation& a, float* y, int64_t n) {
   switch (a.kind) {
-    case Activation::kNone: return;
-    case Activation::kRelu:
+    case FusedActivation::kNone: return;
+    case FusedActivation::kRelu:
       for (int64_t i = 0; i < n; ++i) y[i] = std::max(y[i], 0.0f);
       return;
-    case Activation::kClip:
+    case FusedActivation::kClip:
       for (int64_t i = 0; i < n; ++i) y[i] = std::min(std::max(y[i], a.min), a.max);
       return;
-    case Activation::kSigmoid:
-    case Activation::kSwish:
+    case FusedActivation::kSigmoid:
+    case FusedActivation::kSwish:
       dnnl_util::RunActivationAfter(a, y, n);
       return;
-    case Activation::kHardSwish:  // x * relu6(x + 3) / 6
+    case FusedActivation::kHardSwish:  // x * relu6(x + 3) / 6
       for (int64_t i = 0; i < n; ++i) y[i] *= std::min(1.0f, std::max(0.0f, y[i] / 6.0f + 0.5f));
       return;
-    case Activation::kHardSigmoid:
+    case FusedActivation::kHardSigmoid:
       for (int64_t i = 0; i < n; ++i) y[i] = std::min(1.0f, std::max(0.0f, a.alpha * y[i] + a.beta));
+      return;
+    case FusedActivation::kGelu:  // a Conv refuses it (ParseActivation)
       return;
   }
 }
@@ -119,7 +121,7 @@ bool ConvIsGemv(const KernelSpec& spec) {
   if (spec.inputs.size() > 2 && spec.inputs[2].present() && spec.inputs[2].dtype != DataType::kFloat32) return false;
   if (x.dims.size() < 3 || w.dims.size() != x.dims.size() || y.dims.size() != x.dims.size()) return false;
   if (!SpatialAllOnes(x.dims, 2) || !SpatialAllOnes(w.dims, 2) || !SpatialAllOnes(y.dims, 2)) return false;
-  if (spec.attrs.GetInt("group", 1) != 1 || spec.attrs.GetInt("fused_sum", 0) != 0) return false;
+  if (spec.attrs.GetInt("group", 1) != 1 || spec.attrs.GetInt(kAttrFusedSum, 0) != 0) return false;
   if (w.dims[1] != x.dims[1] || w.dims[0] * w.dims[1] > kConvGemvMaxMacs) return false;
   // Without pads a 1x1 window over a 1x1 image gives the one output for
   // any strides and dilations (SAME pads a 1x1 window by nothing).

@@ -24,6 +24,7 @@
 #include "kernels/dnnl_context.h"
 #include "kernels/loop_common.h"
 #include "kernels/packed_weights.h"
+#include "kernels/weighted_primitive.h"
 
 namespace ge::hal {
 namespace {
@@ -77,10 +78,15 @@ Result<std::vector<int32_t>> InputChannelOfWeights(const std::vector<int64_t>& w
   return out;
 }
 
+const KnownAttrs kConvKnownAttrs({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides", kAttrFusedSum,
+                                  kAttrConvAlgorithm},
+                                 /*with_activation=*/true);
+
 Result<ConvPlan> PlanConv(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(kConvKnownAttrs.Check(spec));
   ConvPlan p;
   const auto& a = spec.attrs;
-  p.fused_sum = a.GetInt("fused_sum", 0) != 0;
+  p.fused_sum = a.GetInt(kAttrFusedSum, 0) != 0;
   p.input_scale = spec.inputs.size() > 4 && spec.inputs[4].present();
   const size_t want_inputs = p.input_scale ? 5 : p.fused_sum ? 4 : 3;
   if (spec.inputs.size() < 2 || spec.inputs.size() > want_inputs)
@@ -136,10 +142,10 @@ Result<ConvPlan> PlanConv(const KernelSpec& spec) {
   if (p.input_scale) GE_RETURN_IF_ERROR(CheckInputScale(spec, p.group));
   GE_ASSIGN_OR_RETURN(p.act, ParseActivation(a));
   p.act_after = spec.outputs[0].dtype == DataType::kFloat32 && RunsAfterPrimitive(p.act);
-  const std::string algorithm = a.GetString("conv_algorithm", "direct");
-  if (algorithm != "direct" && algorithm != "winograd")
-    return InvalidArgument("Conv: conv_algorithm \"" + algorithm + "\" (direct or winograd)");
-  p.winograd = algorithm == "winograd" && !p.input_scale;  // no scaled reorder into Winograd's weights
+  const std::string algorithm = a.GetString(kAttrConvAlgorithm, ConvAlgorithmName(ConvAlgorithm::kDirect));
+  const std::optional<ConvAlgorithm> chosen = ConvAlgorithmFromName(algorithm);
+  if (!chosen) return InvalidArgument("Conv: conv_algorithm \"" + algorithm + "\" (direct or winograd)");
+  p.winograd = *chosen == ConvAlgorithm::kWinograd && !p.input_scale;  // no scaled reorder into Winograd's weights
   if (p.group == 1) {
     p.w_dims = w;
   } else {
@@ -196,81 +202,49 @@ dnnl::convolution_forward::primitive_desc ConvPd(const KernelSpec& spec, const C
   return chosen;
 }
 
-class ConvKernel final : public DnnlKernel {
+class ConvKernel final : public WeightedPrimitiveKernel {
  public:
-  explicit ConvKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
+  using WeightedPrimitiveKernel::WeightedPrimitiveKernel;
 
   Status Init(const KernelSpec& spec, const ConvPlan& p) {
-    const auto bias_md = BiasDesc(spec, p);
     const dnnl::convolution_forward::primitive_desc pd = ConvPd(spec, p);
-
     // User-facing memories: the declared layouts, bound to the caller's pointers.
-    x_ = UserMemory(LayoutDesc(spec.inputs[0]));
-    w_ = UserMemory(PlainDesc(p.w_dims, ToDnnl(spec.inputs[1].dtype)));
-    y_ = UserMemory(LayoutDesc(spec.outputs[0]));
-    if (p.has_bias) b_ = UserMemory(bias_md);
+    MakeUserMemories(spec, LayoutDesc(spec.inputs[0]), PlainDesc(p.w_dims, ToDnnl(spec.inputs[1].dtype)),
+                     BiasDesc(spec, p), LayoutDesc(spec.outputs[0]));
     if (p.fused_sum) sum_ = UserMemory(LayoutDesc(spec.inputs[3]));
-
-    dnnl::memory x = x_, w = w_, y = y_;
-    if (pd.src_desc() != x_.get_desc()) {
-      x = Temporary(pd.src_desc());
-      steps_.push_back(MakeReorder(x_, x));
-    }
-    const void* w_const = spec.ConstInput(1);
-    if (w_const) Bind(w_, w_const);
-    bind_w_ = !w_const;
+    const dnnl::memory x = SourceFor(pd.src_desc());
     // With an input scale, constant f32 weights are packed as usual and
     // multiplied per run into a copy (ScaleWeights); others are reordered
     // per run by a reorder that scales them.
-    const bool scale_packed = p.input_scale && w_const && pd.weights_desc().data_type() == dnnl::memory::data_type::f32;
+    const bool scale_packed =
+        p.input_scale && spec.ConstInput(1) && pd.weights_desc().data_type() == dnnl::memory::data_type::f32;
+    dnnl::memory w;
     if (p.input_scale && !scale_packed) {
       // the reorder's scale per input channel, dim 1 of [M, C, k...]
       scale_ = UserMemory(PlainDesc({spec.inputs[0].dims[1]}, dnnl::memory::data_type::f32));
       w = Temporary(pd.weights_desc());
       steps_.push_back(MakeScaledReorder(w_, w, 1 << 1, scale_));
-    } else if (pd.weights_desc() != w_.get_desc()) {
-      if (w_const) {
-        // packed ahead (the .om) or once here
-        GE_ASSIGN_OR_RETURN(packed_w_, PackedWeights(spec, 1, stream(), w_, pd.weights_desc()));
-        w = *packed_w_;
-      } else {
-        w = Temporary(pd.weights_desc());
-        steps_.push_back(MakeReorder(w_, w));
-      }
+    } else {
+      GE_ASSIGN_OR_RETURN(w, WeightsFor(spec, pd.weights_desc()));
     }
+    const std::string weights_log = p.input_scale ? (scale_packed ? "weights:packed,scaled-per-run"
+                                                                  : "weights:reordered-scaled-per-run")
+                                                  : WeightsLog(spec, w);
     if (scale_packed) {
       GE_ASSIGN_OR_RETURN(weight_channel_, InputChannelOfWeights(p.w_dims, w.get_desc(), stream()));
       unscaled_w_ = static_cast<const float*>(w.get_data_handle());
       w = dnnl::memory(w.get_desc(), Engine());  // this kernel's scaled copy
       scaled_w_ = static_cast<float*>(w.get_data_handle());
     }
-    if (p.has_bias) {
-      const void* b_const = spec.ConstInput(2);
-      if (b_const) Bind(b_, b_const);
-      bind_b_ = !b_const;
-    }
-    const bool reorder_dst = pd.dst_desc() != y_.get_desc();
-    if (reorder_dst) {
-      y = Temporary(pd.dst_desc());
-      if (p.fused_sum) steps_.push_back(MakeReorder(sum_, y));
-    } else if (p.fused_sum) {
-      copy_sum_bytes_ = spec.outputs[0].Bytes();  // dst as declared: the residual is copied in
-    }
-    std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y}};
-    if (p.has_bias) args.emplace_back(DNNL_ARG_BIAS, b_);
-    steps_.emplace_back(dnnl::convolution_forward(pd), pd, std::move(args));
-    if (reorder_dst) steps_.push_back(MakeReorder(y, y_));
+    const dnnl::memory y = DestinationFor(pd.dst_desc());
+    if (p.fused_sum && y != y_) steps_.push_back(MakeReorder(sum_, y));
+    // dst as declared: the residual is copied in
+    if (p.fused_sum && y == y_) copy_sum_bytes_ = spec.outputs[0].Bytes();
+    AddPrimitive(dnnl::convolution_forward(pd), pd, x, w, y);
     const auto layout = [](const TensorInfo& t) { return t.channel_block ? "blocked" : "plain"; };
     LogImpl(spec, "conv", pd,
             std::string(x != x_ ? "src:reordered" : std::string("src:") + layout(spec.inputs[0])) +
-                (reorder_dst ? " dst:reordered" : std::string(" dst:") + layout(spec.outputs[0])) +
-                (p.input_scale ? (scale_packed ? " weights:packed,scaled-per-run" : " weights:reordered-scaled-per-run")
-                 : w != w_ ? (w_const ? (spec.Packed(1) && packed_w_->get_data_handle() == spec.Packed(1)->data
-                                           ? " weights:packed-ahead"
-                                           : " weights:packed-once")
-                                    : " weights:reordered-per-run")
-                         : " weights:plain"));
-    has_bias_ = p.has_bias;
+                (y != y_ ? " dst:reordered" : std::string(" dst:") + layout(spec.outputs[0])) + " " + weights_log);
     fused_sum_ = p.fused_sum;
     if (p.act_after) {
       act_ = p.act;
@@ -281,9 +255,7 @@ class ConvKernel final : public DnnlKernel {
 
  protected:
   Status RunImpl(const void* const* in, void* const* out) override {
-    Bind(x_, in[0]);
-    if (bind_w_) Bind(w_, in[1]);
-    if (has_bias_ && bind_b_) Bind(b_, in[2]);
+    BindInputs(in);
     if (scale_) Bind(scale_, in[4]);
     if (scaled_w_) ScaleWeights(static_cast<const float*>(in[4]));
     Bind(y_, out[0]);
@@ -308,16 +280,14 @@ class ConvKernel final : public DnnlKernel {
     });
   }
 
-  dnnl::memory x_, w_, b_, y_, sum_, scale_;
+  dnnl::memory sum_, scale_;
   std::vector<int32_t> weight_channel_;  // input channel of each packed weight
   const float* unscaled_w_ = nullptr;
   float* scaled_w_ = nullptr;
-  std::shared_ptr<const dnnl::memory> packed_w_;  // constant weights, shared with other kernels
-  bool bind_w_ = true, bind_b_ = true, has_bias_ = false, fused_sum_ = false;
+  bool fused_sum_ = false;
   size_t copy_sum_bytes_ = 0;
   Activation act_;           // run after the steps when act_values_ > 0
   int64_t act_values_ = 0;
-  std::vector<Step> steps_;
 };
 
 Status SupportsConv(const KernelSpec& spec) {
@@ -328,9 +298,7 @@ Result<std::unique_ptr<Kernel>> CreateConv(const KernelSpec& spec) {
   return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
     GE_ASSIGN_OR_RETURN(ConvPlan p, PlanConv(spec));
     if (ConvIsGemv(spec)) return CreateConvGemv(spec);
-    auto k = std::make_unique<ConvKernel>(spec);
-    GE_RETURN_IF_ERROR(k->Init(spec, p));
-    return std::unique_ptr<Kernel>(std::move(k));
+    return MakeInitialized<ConvKernel>(spec, p);
   });
 }
 

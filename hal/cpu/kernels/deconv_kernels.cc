@@ -13,7 +13,7 @@
 #include <cstring>
 
 #include "cpu_kernels.h"
-#include "kernels/dnnl_context.h"
+#include "kernels/weighted_primitive.h"
 
 namespace ge::hal {
 namespace {
@@ -31,7 +31,12 @@ struct DeconvPlan {
   Dims w_dims;                                          // oneDNN weights dims ([g,] OC/g, IC/g, k...)
 };
 
+const KnownAttrs kDeconvKnownAttrs({"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape",
+                                    "pads", "strides"},
+                                   /*with_activation=*/false);
+
 Result<DeconvPlan> PlanDeconv(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(kDeconvKnownAttrs.Check(spec));
   DeconvPlan p;
   const auto& a = spec.attrs;
   if (spec.inputs.size() < 2 || spec.inputs.size() > 3)
@@ -144,9 +149,9 @@ tag OnnxWeightsTag(size_t spatial, bool grouped) {
   return (grouped ? groups : plain)[spatial - 1];
 }
 
-class DeconvKernel final : public DnnlKernel {
+class DeconvKernel final : public WeightedPrimitiveKernel {
  public:
-  explicit DeconvKernel(const KernelSpec& spec) : DnnlKernel(spec) {}
+  using WeightedPrimitiveKernel::WeightedPrimitiveKernel;
 
   Status Init(const KernelSpec& spec, const DeconvPlan& p) {
     const auto f32 = dnnl::memory::data_type::f32;
@@ -162,38 +167,12 @@ class DeconvKernel final : public DnnlKernel {
     dnnl::deconvolution_forward::primitive_desc pd(desc, ScratchpadAttr(), Engine());
     LogImpl(spec, "deconv", pd, p.staged.empty() ? "" : "staged");
 
-    x_ = UserMemory(PlainDesc(spec.inputs[0].dims));
-    w_ = UserMemory(dnnl::memory::desc(ToDims(p.w_dims), f32, OnnxWeightsTag(n, p.group > 1)));
-    y_ = UserMemory(PlainDesc(ydims));
-    if (p.has_bias) b_ = UserMemory(bias_md);
-    dnnl::memory x = x_, w = w_, y = y_;
-    if (pd.src_desc() != x_.get_desc()) {
-      x = Temporary(pd.src_desc());
-      steps_.push_back(MakeReorder(x_, x));
-    }
-    const void* w_const = spec.ConstInput(1);
-    if (w_const) Bind(w_, w_const);
-    bind_w_ = !w_const;
-    if (pd.weights_desc() != w_.get_desc()) {
-      if (w_const) {
-        GE_ASSIGN_OR_RETURN(packed_w_, SharedPackedConstant(stream(), w_, pd.weights_desc()));
-        w = *packed_w_;
-      } else {
-        w = Temporary(pd.weights_desc());
-        steps_.push_back(MakeReorder(w_, w));
-      }
-    }
-    if (p.has_bias) {
-      const void* b_const = spec.ConstInput(2);
-      if (b_const) Bind(b_, b_const);
-      bind_b_ = !b_const;
-    }
-    const bool reorder_dst = pd.dst_desc() != y_.get_desc();
-    if (reorder_dst) y = Temporary(pd.dst_desc());
-    std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y}};
-    if (p.has_bias) args.emplace_back(DNNL_ARG_BIAS, b_);
-    steps_.emplace_back(dnnl::deconvolution_forward(pd), pd, std::move(args));
-    if (reorder_dst) steps_.push_back(MakeReorder(y, y_));
+    MakeUserMemories(spec, PlainDesc(spec.inputs[0].dims),
+                     dnnl::memory::desc(ToDims(p.w_dims), f32, OnnxWeightsTag(n, p.group > 1)), bias_md,
+                     PlainDesc(ydims));
+    const dnnl::memory x = SourceFor(pd.src_desc());
+    GE_ASSIGN_OR_RETURN(const dnnl::memory w, WeightsFor(spec, pd.weights_desc()));
+    AddPrimitive(dnnl::deconvolution_forward(pd), pd, x, w, DestinationFor(pd.dst_desc()));
     has_bias_ = p.has_bias;
     if (!p.staged.empty()) {
       staged_.resize(static_cast<size_t>(Count(p.staged)));
@@ -207,9 +186,7 @@ class DeconvKernel final : public DnnlKernel {
 
  protected:
   Status RunImpl(const void* const* in, void* const* out) override {
-    Bind(x_, in[0]);
-    if (bind_w_) Bind(w_, in[1]);
-    if (has_bias_ && bind_b_) Bind(b_, in[2]);
+    BindInputs(in);
     if (staged_.empty()) Bind(y_, out[0]);
     GE_RETURN_IF_ERROR(Execute(steps_));
     if (!staged_.empty()) Unstage(has_bias_ ? static_cast<const float*>(in[2]) : nullptr, static_cast<float*>(out[0]));
@@ -249,12 +226,9 @@ class DeconvKernel final : public DnnlKernel {
     }
   }
 
-  dnnl::memory x_, w_, b_, y_;
-  std::shared_ptr<const dnnl::memory> packed_w_;
-  bool bind_w_ = true, bind_b_ = true, has_bias_ = false;
+  bool has_bias_ = false;
   std::vector<float> staged_;
   Dims staged_dims_, out_dims_, offset_;
-  std::vector<Step> steps_;
 };
 
 Status SupportsDeconv(const KernelSpec& spec) {
@@ -264,9 +238,7 @@ Status SupportsDeconv(const KernelSpec& spec) {
 Result<std::unique_ptr<Kernel>> CreateDeconv(const KernelSpec& spec) {
   return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
     GE_ASSIGN_OR_RETURN(DeconvPlan p, PlanDeconv(spec));
-    auto k = std::make_unique<DeconvKernel>(spec);
-    GE_RETURN_IF_ERROR(k->Init(spec, p));
-    return std::unique_ptr<Kernel>(std::move(k));
+    return MakeInitialized<DeconvKernel>(spec, p);
   });
 }
 

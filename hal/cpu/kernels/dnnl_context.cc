@@ -233,70 +233,66 @@ void LogImpl(const KernelSpec& spec, const char* what, const dnnl::primitive_des
                extra.empty() ? "" : " ", extra.c_str());
 }
 
-Result<Activation> ParseActivation(const Attrs& attrs) {
+Result<Activation> ParseActivation(const Attrs& attrs, bool gelu_ok) {
   Activation a;
-  const std::string kind = attrs.GetString("activation", "");
-  if (kind.empty()) return a;
-  if (kind == "Relu") {
-    a.kind = Activation::kRelu;
-  } else if (kind == "Sigmoid") {
-    a.kind = Activation::kSigmoid;
-  } else if (kind == "HardSwish") {
-    a.kind = Activation::kHardSwish;
-  } else if (kind == "Swish") {
-    a.kind = Activation::kSwish;
-  } else if (kind == "HardSigmoid") {
-    a.kind = Activation::kHardSigmoid;
-    a.alpha = attrs.GetFloat("activation_alpha", 0.2f);
-    a.beta = attrs.GetFloat("activation_beta", 0.5f);
-  } else if (kind == "Clip") {
-    a.kind = Activation::kClip;
-    a.min = attrs.GetFloat("activation_min", -FLT_MAX);
-    a.max = attrs.GetFloat("activation_max", FLT_MAX);
+  const std::string name = attrs.GetString(kAttrActivation, "");
+  const std::optional<FusedActivation> kind = ActivationFromName(name);
+  if (!kind || (*kind == FusedActivation::kGelu && !gelu_ok))
+    return Unsupported("fused activation '" + name +
+                       "' is not supported (Relu, Clip, Sigmoid, HardSwish, HardSigmoid, Swish" +
+                       (gelu_ok ? ", Gelu)" : ")"));
+  a.kind = *kind;
+  if (a.kind == FusedActivation::kHardSigmoid) {
+    a.alpha = attrs.GetFloat(kAttrActivationAlpha, 0.2f);
+    a.beta = attrs.GetFloat(kAttrActivationBeta, 0.5f);
+  } else if (a.kind == FusedActivation::kClip) {
+    a.min = attrs.GetFloat(kAttrActivationMin, -FLT_MAX);
+    a.max = attrs.GetFloat(kAttrActivationMax, FLT_MAX);
     if (!(a.min <= a.max)) return InvalidArgument("fused Clip has activation_min > activation_max");
-  } else {
-    return Unsupported("fused activation '" + kind + "' is not supported (Relu, Clip, Sigmoid, HardSwish, HardSigmoid, Swish)");
   }
   return a;
 }
 
 void AppendActivation(dnnl::post_ops& ops, const Activation& act) {
   switch (act.kind) {
-    case Activation::kNone:
+    case FusedActivation::kNone:
       break;
-    case Activation::kRelu:
+    case FusedActivation::kRelu:
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
       break;
     // clip_v2 is min(max(x, lo), hi), ONNX Clip; clip (v1) excludes lo in bwd only.
-    case Activation::kClip:
+    case FusedActivation::kClip:
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip_v2, act.min, act.max);
       break;
-    case Activation::kSigmoid:
+    case FusedActivation::kSigmoid:
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_logistic, 0.0f, 0.0f);
       break;
     // x * relu6(x + 3) / 6 in oneDNN 2.x, ONNX's HardSwish.
-    case Activation::kHardSwish:
+    case FusedActivation::kHardSwish:
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_hardswish, 0.0f, 0.0f);
       break;
     // oneDNN 2.x has no hardsigmoid eltwise: a linear map, then a clip to
     // [0, 1], both in the same post-op chain.
-    case Activation::kHardSigmoid:
+    case FusedActivation::kHardSigmoid:
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, act.alpha, act.beta);
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip_v2, 0.0f, 1.0f);
       break;
     // x * sigmoid(alpha x), alpha 1: SiLU.
-    case Activation::kSwish:
+    case FusedActivation::kSwish:
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_swish, 1.0f, 0.0f);
+      break;
+    case FusedActivation::kGelu:
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_erf, 0.0f, 0.0f);
       break;
   }
 }
 
 bool RunsAfterPrimitive(const Activation& act) {
-  return act.kind == Activation::kSigmoid || act.kind == Activation::kSwish;
+  return act.kind == FusedActivation::kSigmoid || act.kind == FusedActivation::kSwish;
 }
 
 void RunActivationAfter(const Activation& act, float* y, int64_t n) {
-  act::Run(act.kind == Activation::kSwish ? act::Fn::kSwish : act::Fn::kSigmoid, y, y, n);
+  act::Run(act.kind == FusedActivation::kSwish ? act::Fn::kSwish : act::Fn::kSigmoid, y, y, n);
 }
 
 dnnl::memory::dims Window::DnnlDilations() const {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "hal/fused_attrs.h"
 #include "hal/kernel.h"
 
 namespace ge::hal::dnnl_util {
@@ -94,14 +95,16 @@ auto Guard(const KernelSpec& spec, F&& f) -> decltype(f()) {
   }
 }
 
-// Activation fused as a post-op (attrs "activation", "activation_min",
-// "activation_max"); the compiler sets them when it folds Relu/Clip/Sigmoid.
+// The activation fused after a kernel's result (hal/fused_attrs.h: the
+// compiler sets it when it folds Relu/Clip/Sigmoid/... into the node).
 struct Activation {
-  enum Kind { kNone, kRelu, kClip, kSigmoid, kHardSwish, kSwish, kHardSigmoid } kind = kNone;
+  FusedActivation kind = FusedActivation::kNone;
   float min = 0, max = 0;      // kClip
   float alpha = 0, beta = 0;   // kHardSigmoid: clip(alpha x + beta, 0, 1)
 };
-Result<Activation> ParseActivation(const Attrs& attrs);
+// Erf GELU only where the caller takes it (the compiler folds it into
+// matrix products only); any other unknown value is Unsupported.
+Result<Activation> ParseActivation(const Attrs& attrs, bool gelu_ok = false);
 void AppendActivation(dnnl::post_ops& ops, const Activation& act);
 // Whether a kernel whose f32 output ends with `act` runs its primitive
 // without it and then RunActivationAfter over the output: true for Sigmoid

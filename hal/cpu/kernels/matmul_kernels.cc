@@ -18,36 +18,14 @@ using namespace dnnl_util;
 using tag = dnnl::memory::format_tag;
 using dims = std::vector<int64_t>;
 
-// The fused activation: the shared ones (ParseActivation) plus erf GELU,
-// which the compiler only folds into matrix products.
-struct PostAct {
-  Activation act;
-  bool gelu = false;
-};
-
-Result<PostAct> ParsePostAct(const Attrs& attrs) {
-  PostAct p;
-  if (attrs.GetString("activation", "") == "Gelu") {
-    p.gelu = true;
-    return p;
-  }
-  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(attrs));
-  return p;
-}
-
 // Whether the activation runs after the primitive, over its f32 output
 // (RunsAfterPrimitive: Sigmoid and Swish).
-bool ActAfter(const PostAct& p, const dnnl::memory::desc& dst) {
-  return dst.data_type() == dnnl::memory::data_type::f32 && !p.gelu && RunsAfterPrimitive(p.act);
+bool ActAfter(const Activation& act, const dnnl::memory::desc& dst) {
+  return dst.data_type() == dnnl::memory::data_type::f32 && RunsAfterPrimitive(act);
 }
 
-void AppendPostAct(dnnl::post_ops& ops, const PostAct& p, const dnnl::memory::desc& dst) {
-  if (ActAfter(p, dst)) return;
-  if (p.gelu) {
-    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_erf, 0.0f, 0.0f);
-    return;
-  }
-  AppendActivation(ops, p.act);
+void AppendPostAct(dnnl::post_ops& ops, const Activation& act, const dnnl::memory::desc& dst) {
+  if (!ActAfter(act, dst)) AppendActivation(ops, act);
 }
 
 // What the oneDNN matmul computes: dst = act(alpha * src x wei + beta * C).
@@ -56,7 +34,7 @@ struct MatMulPlan {
   float alpha = 1.0f, beta = 1.0f;
   bool has_c = false;
   dnnl::memory::desc c;  // plain, same rank as dst, broadcast dims are 1
-  PostAct act;
+  Activation act;  // erf Gelu too: the compiler folds it into matrix products only
 };
 
 int64_t Product(const dims& d, size_t begin, size_t end) {
@@ -80,7 +58,13 @@ Status CheckTypes(const KernelSpec& spec) {
   return Status::Ok();
 }
 
+// MatMul's (and FusedMatMul's, planned as one) and Gemm's attributes;
+// broadcast is Gemm's before opset 7 (C broadcasts either way).
+const KnownAttrs kMatMulKnownAttrs({}, /*with_activation=*/true);
+const KnownAttrs kGemmKnownAttrs({"alpha", "beta", "broadcast", "transA", "transB"}, /*with_activation=*/true);
+
 Result<MatMulPlan> PlanMatMul(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(kMatMulKnownAttrs.Check(spec));
   if (spec.inputs.size() != 2) return InvalidArgument("MatMul takes 2 inputs");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "MatMul has one output"));
   GE_RETURN_IF_ERROR(CheckTypes(spec));
@@ -112,7 +96,7 @@ Result<MatMulPlan> PlanMatMul(const KernelSpec& spec) {
   if (batch_rank + 2 > DNNL_MAX_NDIMS) return Unsupported("MatMul: rank above " + std::to_string(DNNL_MAX_NDIMS));
 
   MatMulPlan p;
-  GE_ASSIGN_OR_RETURN(p.act, ParsePostAct(spec.attrs));
+  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(spec.attrs, /*gelu_ok=*/true));
   const auto ta = ToDnnl(spec.inputs[0].dtype), tb = ToDnnl(spec.inputs[1].dtype), ty = ToDnnl(spec.outputs[0].dtype);
   if (Product(bb, 0, batch_rank) == 1) {
     // B is one matrix: fold A's batch into M (A and Y are contiguous row-major).
@@ -135,6 +119,7 @@ Result<MatMulPlan> PlanMatMul(const KernelSpec& spec) {
 }
 
 Result<MatMulPlan> PlanGemm(const KernelSpec& spec) {
+  GE_RETURN_IF_ERROR(kGemmKnownAttrs.Check(spec));
   if (spec.inputs.size() < 2 || spec.inputs.size() > 3) return InvalidArgument("Gemm takes A, B and optional C");
   GE_RETURN_IF_ERROR(RequireOutputs(spec, 1, "Gemm has one output"));
   GE_RETURN_IF_ERROR(CheckTypes(spec));
@@ -151,7 +136,7 @@ Result<MatMulPlan> PlanGemm(const KernelSpec& spec) {
     return InvalidArgument("Gemm: output " + DimsString(spec.outputs[0].dims) + " is not [" + std::to_string(m) + "," +
                            std::to_string(n) + "]");
   MatMulPlan p;
-  GE_ASSIGN_OR_RETURN(p.act, ParsePostAct(spec.attrs));
+  GE_ASSIGN_OR_RETURN(p.act, ParseActivation(spec.attrs, /*gelu_ok=*/true));
   const auto type_a = ToDnnl(spec.inputs[0].dtype), type_b = ToDnnl(spec.inputs[1].dtype);
   p.src = ta ? Transposed(a[0], a[1], type_a) : PlainDesc(a, type_a);
   p.wei = tb ? Transposed(b[0], b[1], type_b) : PlainDesc(b, type_b);
@@ -318,7 +303,7 @@ class MatMulKernel final : public DnnlKernel {
     GE_RETURN_IF_ERROR(Execute(step_));
     if (act_values_) {
       GE_RETURN_IF_ERROR(Wait());
-      RunActivationAfter(act_.act, static_cast<float*>(out[0]), act_values_);
+      RunActivationAfter(act_, static_cast<float*>(out[0]), act_values_);
     }
     return Status::Ok();
   }
@@ -339,7 +324,7 @@ class MatMulKernel final : public DnnlKernel {
   int64_t c_rows_ = 1, c_cols_ = 1;          // C as given (2-D, broadcast dims 1)
   int64_t c_buf_rows_ = 1, c_buf_cols_ = 1;  // c_ as the primitive reads it
   float beta_ = 1.0f;
-  PostAct act_;  // run after the step when act_values_ > 0
+  Activation act_;  // run after the step when act_values_ > 0
   int64_t act_values_ = 0;
   std::vector<Step> step_;
 };

@@ -27,6 +27,7 @@
 #include "hal/device.h"
 #include "ge/ops/flop_count.h"
 #include "ge/ops/kernel_spec.h"
+#include "hal/fused_attrs.h"
 
 namespace ge {
 namespace {
@@ -89,7 +90,8 @@ ConvMix MixOf(const Graph& g, int32_t block) {
     if (n->type() != "Conv") continue;
     const double f = static_cast<double>(FlopCount(*n).value_or(0));
     all += f;
-    if (n->GetString("conv_algorithm", "") == "winograd") winograd += f;
+    if (hal::ConvAlgorithmFromName(n->GetString(hal::kAttrConvAlgorithm, "")) == hal::ConvAlgorithm::kWinograd)
+      winograd += f;
     const TensorDesc& y = n->output_desc(0);
     m.all_fit &= y.dims.size() == 4 && y.dims[1] > 0 && y.dims[1] % block == 0;
   }

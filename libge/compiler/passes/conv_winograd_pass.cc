@@ -17,6 +17,7 @@
 #include "passes/layout_passes.h"
 #include "ge/ops/kernel_spec.h"
 #include "hal/device.h"
+#include "hal/fused_attrs.h"
 
 namespace ge {
 
@@ -39,7 +40,7 @@ bool WinogradPays(int64_t ic, int64_t oc, int64_t oh, int64_t ow) {
 // A 2-D f32 3x3 convolution, stride 1, no dilation, group 1, pads of at most
 // 1 (what oneDNN's Winograd kernels take), with static C, H and W.
 bool WinogradCandidate(const Node& n) {
-  if (n.type() != "Conv" || n.num_inputs() < 2 || n.HasAttr("conv_algorithm")) return false;
+  if (n.type() != "Conv" || n.num_inputs() < 2 || n.HasAttr(hal::kAttrConvAlgorithm)) return false;
   const TensorDesc& x = n.InputSource(0).node->output_desc(n.InputSource(0).index);
   const TensorDesc& y = n.output_desc(0);
   if (!fusion::IsF32(x) || !fusion::IsF32(y) || x.unknown_rank() || x.rank() != 4 || y.rank() != 4) return false;
@@ -64,13 +65,14 @@ Status RunConvWinograd(Graph& g, const PassContext& ctx) {
     spdlog::debug("conv_winograd: the target is not this CPU; every conv stays direct");
     return Status::Ok();
   }
+  const std::string winograd = hal::ConvAlgorithmName(hal::ConvAlgorithm::kWinograd);
   size_t marked = 0;
   for (Node* n : g.nodes()) {
     if (!WinogradCandidate(*n)) continue;
     hal::KernelSpec spec = BuildKernelSpec(*n);
-    spec.attrs.Set("conv_algorithm", std::string("winograd"));
+    spec.attrs.Set(hal::kAttrConvAlgorithm, winograd);
     if (!fusion::Supported(ctx, spec)) continue;
-    n->SetAttr("conv_algorithm", std::string("winograd"));
+    n->SetAttr(hal::kAttrConvAlgorithm, winograd);
     ++marked;
   }
   if (marked) spdlog::debug("conv_winograd: {} convs", marked);

@@ -16,7 +16,7 @@ using namespace fusion;
 
 // The Conv between the two: plain, VALID, unit strides and dilations.
 bool PlainValidConv(const Node& conv) {
-  if (conv.HasAttr("fused_sum") || conv.HasAttr("activation")) return false;
+  if (HasPostOps(conv)) return false;
   const std::string pad = conv.GetString("auto_pad", "NOTSET");
   return (pad == "NOTSET" || pad == "VALID") && AllEqual(conv.GetInts("pads"), 0) &&
          AllEqual(conv.GetInts("strides"), 1) && AllEqual(conv.GetInts("dilations"), 1) &&

@@ -14,6 +14,7 @@
 // mask cannot depend on a node that is removed.
 // The head-splitting Reshapes stay: they alias their input (no copy). The
 // Slices of a packed QKV projection stay too (see docs/passes.md).
+#include "hal/fused_attrs.h"
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 
@@ -125,14 +126,14 @@ Result<bool> TryFuseAttention(Graph& g, Node* sm, const PassContext& ctx) {
   }
   Node* qk = cur.node;
   if (cur.index != 0 || qk->type() != "MatMul" || qk->num_inputs() != 2 || SoleConsumer(*qk) != reader ||
-      qk->HasAttr("activation") || OutDesc(cur) != scores)
+      qk->HasAttr(hal::kAttrActivation) || OutDesc(cur) != scores)
     return false;
   removed.push_back(qk);
 
   // Forwards: MatMul(P, V) [-> Transpose].
   Node* pv = SoleConsumer(*sm);
   if (!pv || pv->type() != "MatMul" || pv->num_inputs() != 2 || InputIndexOf(*pv, *sm) != 0 ||
-      pv->HasAttr("activation"))
+      pv->HasAttr(hal::kAttrActivation))
     return false;
   removed.push_back(pv);
   Node* last = pv;

@@ -5,6 +5,7 @@
 // tensor instead of two, and a kernel that runs in the conv's blocked or
 // channels-last layout, so the layout stage puts no reorders around it.
 // scale and shift are computed at compile time in double.
+#include "hal/fused_attrs.h"
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 
@@ -31,7 +32,7 @@ Result<bool> TryFuseBnRelu(Graph& g, Node* bn, const PassContext& ctx) {
   GE_RETURN_IF_ERROR(g.AddEdge(scale, 0, aff, 1));
   GE_RETURN_IF_ERROR(g.AddEdge(shift, 0, aff, 2));
   aff->output_desc(0) = bn->output_desc(0);
-  if (relu) aff->SetAttr("activation", std::string("Relu"));
+  if (relu) aff->SetAttr(hal::kAttrActivation, std::string(hal::ActivationName(hal::FusedActivation::kRelu)));
   if (!Supported(ctx, *aff)) {
     RemoveIfUnused(g, {aff, scale, shift});
     return false;

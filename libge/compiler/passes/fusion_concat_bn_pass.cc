@@ -5,6 +5,7 @@
 // ChannelAffine becomes one ConcatAffine(parts..., scale, shift) that writes
 // each part through the affine map straight into its place. Runs after
 // bn_relu_fusion (it matches that pass's ChannelAffine).
+#include "hal/fused_attrs.h"
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 
@@ -42,7 +43,7 @@ Result<bool> TryFuseConcatBn(Graph& g, Node* aff, const PassContext& ctx) {
     GE_RETURN_IF_ERROR(g.AddEdge(p.node, p.index, fused, static_cast<int>(k + i - 1)));
   }
   fused->output_desc(0) = aff->output_desc(0);
-  if (aff->HasAttr("activation")) fused->SetAttr("activation", aff->GetString("activation"));
+  if (aff->HasAttr(hal::kAttrActivation)) fused->SetAttr(hal::kAttrActivation, aff->GetString(hal::kAttrActivation));
   if (!Supported(ctx, *fused)) {
     RemoveIfUnused(g, {fused});
     return false;

@@ -17,6 +17,7 @@
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 #include "ge/ops/kernel_spec.h"
+#include "hal/fused_attrs.h"
 
 namespace ge {
 namespace {
@@ -40,7 +41,7 @@ hal::KernelSpec PartialConvSpec(const Node& conv, const TensorDesc& part, bool w
   if (!with_bias && spec.inputs.size() > 2) spec.inputs[2] = hal::TensorInfo{};
   if (with_sum) {
     spec.inputs[3] = spec.outputs[0];
-    spec.attrs.Set("fused_sum", int64_t{1});
+    spec.attrs.Set(hal::kAttrFusedSum, int64_t{1});
   }
   return spec;
 }
@@ -49,7 +50,7 @@ hal::KernelSpec PartialConvSpec(const Node& conv, const TensorDesc& part, bool w
 // of group 1 with constant weights (and bias) whose partial convs the
 // backend runs, each also with the sum post-op.
 bool CanSplitConvOverParts(const Node& conv, const std::vector<TensorDesc>& parts, const PassContext& ctx) {
-  if (conv.num_inputs() > 3 || conv.HasAttr("fused_sum") || conv.HasAttr("activation")) return false;
+  if (conv.num_inputs() > 3 || HasPostOps(conv)) return false;
   if (conv.GetInt("group", 1) != 1 || !IsF32(conv.output_desc(0))) return false;
   const Tensor* w = ConstInput(conv, 1);
   if (!w || w->desc().unknown_rank() || w->desc().rank() != parts[0].rank()) return false;

@@ -5,6 +5,7 @@
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 #include "ge/ops/kernel_spec.h"
+#include "hal/fused_attrs.h"
 
 namespace ge {
 namespace {
@@ -26,7 +27,7 @@ Endpoint Residual(const Node& add, const Node& conv) {
 }
 
 Result<bool> TryFuseConvPostOps(Graph& g, Node* conv, const PassContext& ctx) {
-  if (conv->type() != "Conv" || conv->HasAttr("fused_sum") || conv->HasAttr("activation")) return false;
+  if (conv->type() != "Conv" || HasPostOps(*conv)) return false;
   if (conv->num_inputs() > 3 || !IsF32(conv->output_desc(0))) return false;
   Node* next = SoleConsumer(*conv);
   if (!next) return false;
@@ -50,7 +51,7 @@ Result<bool> TryFuseConvPostOps(Graph& g, Node* conv, const PassContext& ctx) {
     if (o.sum) {
       spec.inputs.resize(4);
       spec.inputs[3] = InfoOf(res.node->output_desc(res.index));
-      spec.attrs.Set("fused_sum", int64_t{1});
+      spec.attrs.Set(hal::kAttrFusedSum, int64_t{1});
     }
     if (o.act) ApplyAttrs(act_attrs, &spec);
     if (!Supported(ctx, spec)) continue;
@@ -59,7 +60,7 @@ Result<bool> TryFuseConvPostOps(Graph& g, Node* conv, const PassContext& ctx) {
     Node* last = conv;
     if (o.sum) {
       GE_RETURN_IF_ERROR(g.AddEdge(res.node, res.index, conv, 3));
-      conv->SetAttr("fused_sum", int64_t{1});
+      conv->SetAttr(hal::kAttrFusedSum, int64_t{1});
       last = add;
       dead.push_back(add);
     }

@@ -5,6 +5,7 @@
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 #include "ge/ops/kernel_spec.h"
+#include "hal/fused_attrs.h"
 
 namespace ge {
 namespace {
@@ -16,7 +17,7 @@ Result<bool> TryFoldGemmBnFold(Graph& g, Node* bn, const PassContext& ctx) {
   if (!f) return false;
   Node* gemm = bn->InputNode(0);
   if (!gemm || gemm->type() != "Gemm" || bn->InputSource(0).index != 0 || SoleConsumer(*gemm) != bn) return false;
-  if (gemm->HasAttr("activation")) return false;  // BN would have to run after the activation
+  if (gemm->HasAttr(hal::kAttrActivation)) return false;  // BN would have to run after the activation
   const TensorDesc& y = gemm->output_desc(0);
   if (y.rank() != 2 || !y.is_static()) return false;
   const int64_t m = y.dims[0], n = y.dims[1];

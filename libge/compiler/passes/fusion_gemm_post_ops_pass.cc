@@ -4,6 +4,7 @@
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 #include "ge/ops/kernel_spec.h"
+#include "hal/fused_attrs.h"
 
 namespace ge {
 namespace {
@@ -12,7 +13,7 @@ using namespace fusion;
 
 Result<bool> TryFuseGemmPostOps(Graph& g, Node* mm, const PassContext& ctx) {
   const std::string& t = mm->type();
-  if ((t != "Gemm" && t != "MatMul" && t != "FusedMatMul") || mm->HasAttr("activation")) return false;
+  if ((t != "Gemm" && t != "MatMul" && t != "FusedMatMul") || mm->HasAttr(hal::kAttrActivation)) return false;
   if (!IsF32(mm->output_desc(0))) return false;
   Node* act = SoleConsumer(*mm);
   std::map<std::string, AttrValue> attrs;

@@ -10,6 +10,7 @@
 // other consumer; the Mul by x must not broadcast.
 #include <cmath>
 
+#include "hal/fused_attrs.h"
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 
@@ -35,7 +36,8 @@ Endpoint SixthOf(const Node& n) {
 Endpoint Relu6OfXPlus3(const Node& clip) {
   std::map<std::string, AttrValue> a;
   if (clip.type() != "Clip" || !NoControl(clip) || !ActivationAttrs(clip, &a)) return {};
-  if (std::abs(std::get<float>(a["activation_min"])) > 1e-6f || !NearF(std::get<float>(a["activation_max"]), 6.0))
+  if (std::abs(std::get<float>(a[hal::kAttrActivationMin])) > 1e-6f ||
+      !NearF(std::get<float>(a[hal::kAttrActivationMax]), 6.0))
     return {};
   Node* add = clip.InputNode(0);
   if (!add || add->type() != "Add" || add->num_inputs() != 2 || SoleConsumer(*add) != &clip) return {};

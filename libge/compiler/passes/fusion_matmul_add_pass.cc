@@ -7,6 +7,7 @@
 #include "passes/fusion_passes.h"
 #include "passes/fusion_util.h"
 #include "ge/ops/kernel_spec.h"
+#include "hal/fused_attrs.h"
 
 namespace ge {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 using namespace fusion;
 
 Result<bool> TryFuseMatmulAdd(Graph& g, Node* mm, const PassContext& ctx) {
-  if (mm->type() != "MatMul" || mm->num_inputs() != 2 || mm->HasAttr("activation")) return false;
+  if (mm->type() != "MatMul" || mm->num_inputs() != 2 || mm->HasAttr(hal::kAttrActivation)) return false;
   const TensorDesc& y = mm->output_desc(0);
   // Dynamic models: unknown leading dims are fine, N must be known.
   if (!mm->HasInput(1) || !IsF32(y) || y.unknown_rank() || y.dims.empty() || y.dims.back() < 1) return false;

@@ -7,6 +7,7 @@
 
 #include "hal/device.h"
 #include "ge/ops/kernel_spec.h"
+#include "hal/fused_attrs.h"
 
 namespace ge::fusion {
 
@@ -159,36 +160,30 @@ bool Supported(const PassContext& ctx, hal::KernelSpec spec) {
 }
 
 bool ActivationAttrs(const Node& act, std::map<std::string, AttrValue>* attrs) {
-  const std::string& t = act.type();
-  if (t == "Relu" || t == "Sigmoid" || t == "HardSwish" || t == "Swish") {
-    (*attrs)["activation"] = t;
-    return true;
+  const std::optional<hal::FusedActivation> kind = hal::ActivationFromName(act.type());
+  if (!kind || *kind == hal::FusedActivation::kNone) return false;
+  if (*kind == hal::FusedActivation::kGelu && act.GetString("approximate", "none") != "none") return false;
+  if (*kind == hal::FusedActivation::kHardSigmoid) {  // mobilenet_v3's gate: alpha and beta travel with it
+    (*attrs)[hal::kAttrActivationAlpha] = act.GetFloat("alpha", 0.2f);
+    (*attrs)[hal::kAttrActivationBeta] = act.GetFloat("beta", 0.5f);
   }
-  if (t == "HardSigmoid") {  // mobilenet_v3's gate: alpha and beta travel with it
-    (*attrs)["activation"] = t;
-    (*attrs)["activation_alpha"] = act.GetFloat("alpha", 0.2f);
-    (*attrs)["activation_beta"] = act.GetFloat("beta", 0.5f);
-    return true;
+  if (*kind == hal::FusedActivation::kClip) {
+    // Opset 11+: optional constant inputs 1 and 2; before: attributes.
+    float lo = act.GetFloat("min", -FLT_MAX), hi = act.GetFloat("max", FLT_MAX);
+    for (size_t i = 1; i <= 2; ++i) {
+      if (!act.HasInput(i)) continue;
+      std::optional<double> v = ScalarInput(act, i);
+      if (!v) return false;  // a bound computed at run time cannot become an attribute
+      (i == 1 ? lo : hi) = static_cast<float>(*v);
+    }
+    (*attrs)[hal::kAttrActivationMin] = lo;
+    (*attrs)[hal::kAttrActivationMax] = hi;
   }
-  if (t == "Gelu") {
-    if (act.GetString("approximate", "none") != "none") return false;
-    (*attrs)["activation"] = t;
-    return true;
-  }
-  if (t != "Clip") return false;
-  // Opset 11+: optional constant inputs 1 and 2; before: attributes.
-  float lo = act.GetFloat("min", -FLT_MAX), hi = act.GetFloat("max", FLT_MAX);
-  for (size_t i = 1; i <= 2; ++i) {
-    if (!act.HasInput(i)) continue;
-    std::optional<double> v = ScalarInput(act, i);
-    if (!v) return false;  // a bound computed at run time cannot become an attribute
-    (i == 1 ? lo : hi) = static_cast<float>(*v);
-  }
-  (*attrs)["activation"] = std::string("Clip");
-  (*attrs)["activation_min"] = lo;
-  (*attrs)["activation_max"] = hi;
+  (*attrs)[hal::kAttrActivation] = std::string(hal::ActivationName(*kind));
   return true;
 }
+
+bool HasPostOps(const Node& n) { return n.HasAttr(hal::kAttrFusedSum) || n.HasAttr(hal::kAttrActivation); }
 
 void ApplyAttrs(const std::map<std::string, AttrValue>& attrs, Node* n) {
   for (const auto& [k, v] : attrs) n->SetAttr(k, v);
@@ -262,7 +257,7 @@ Status ReplaceWithFoldedBn(Graph& g, Node* op, Node* bn, const std::string& suff
 Result<bool> FoldAffineIntoConv(Graph& g, Node* conv, Node* after, const BnFactors& f, const PassContext& ctx) {
   if (conv->type() != "Conv" || SoleConsumer(*conv) != after) return false;
   // A conv with fused post-ops computes act(conv + sum): the affine map cannot go in.
-  if (conv->HasAttr("fused_sum") || conv->HasAttr("activation")) return false;
+  if (HasPostOps(*conv)) return false;
   const Tensor* w = ConstInput(*conv, 1);
   if (!w || !IsF32(w->desc()) || w->desc().rank() < 3) return false;
   const int64_t m = w->desc().dims[0];

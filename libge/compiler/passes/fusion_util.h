@@ -63,10 +63,12 @@ void RemoveIfUnused(Graph& g, const std::vector<Node*>& nodes);
 // build the fused node's spec first and rewrite only when it is supported.
 bool Supported(const PassContext& ctx, const Node& n);
 bool Supported(const PassContext& ctx, hal::KernelSpec spec);
-// n's spec with an activation attribute set ("Relu", "Clip", "Sigmoid",
-// "Gelu"), from the activation node `act` (Clip bounds read from it).
-// Returns false when act is not a fusable activation.
+// The fused activation attributes (hal/fused_attrs.h) that stand for the
+// activation node `act` (Clip bounds, HardSigmoid's alpha and beta read from
+// it). Returns false when act is not a fusable activation.
 bool ActivationAttrs(const Node& act, std::map<std::string, AttrValue>* attrs);
+// n already ends with fused post-ops (a residual sum or an activation).
+bool HasPostOps(const Node& n);
 
 // Copies fused attributes onto a node / into a kernel spec.
 void ApplyAttrs(const std::map<std::string, AttrValue>& attrs, Node* n);

@@ -4,6 +4,7 @@
 // channel-broadcast Mul/Add through the registry, in layouts.
 #include "kernels/channel_affine_loop.h"
 #include "kernels/global_avg_pool.h"
+#include "hal/fused_attrs.h"
 #include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
@@ -189,6 +190,21 @@ TEST_P(ChannelAffineLayouts, ConcatAffineWritesEachPartInItsPlace) {
 INSTANTIATE_TEST_SUITE_P(Layouts, ChannelAffineLayouts, ::testing::Values(0, 8, 16, kLast), [](const auto& info) {
   return info.param == kLast ? std::string("channels_last") : "block" + std::to_string(info.param);
 });
+
+TEST(ChannelAffineKernel, RefusesAnActivationParameterItDoesNotRead) {
+  hal::KernelSpec s;
+  s.op = "ChannelAffine";
+  s.name = "aff";
+  s.inputs = {{DataType::kFloat32, {1, 4, 3, 3}}, {DataType::kFloat32, {4}}, {DataType::kFloat32, {4}}};
+  s.outputs = {{DataType::kFloat32, {1, 4, 3, 3}}};
+  s.attrs.Set(hal::kAttrActivation, std::string("Relu"));
+  ASSERT_TRUE(Cpu().kernels().Supports(s).ok()) << Cpu().kernels().Supports(s).ToString();
+  s.attrs.Set(hal::kAttrActivationMax, 6.0);
+  const Status st = Cpu().kernels().Supports(s);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(),
+            "node aff (ChannelAffine): unknown attribute 'activation_max' (the ChannelAffine kernel reads activation)");
+}
 
 }  // namespace
 }  // namespace ge::test

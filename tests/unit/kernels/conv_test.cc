@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "hal/fused_attrs.h"
 #include "kernels/conv_gemv.h"
 #include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
@@ -577,6 +578,58 @@ TEST(ConvKernel, InterleavedKernelsSharingScratchMatchTheReference) {
     ExpectNear((*r1)[0].as<float>(), first.ref.y, 2e-4f);
     ExpectNear((*r2)[0].as<float>(), second.ref.y);
   }
+}
+
+// hal/fused_attrs.h: the kernel lists what it reads (KnownAttrs) and refuses
+// the rest, so a misspelt post-op is not dropped.
+TEST(ConvKernel, RefusesAMisspeltFusionAttribute) {
+  hal::KernelSpec s = ConvSpec();
+  s.attrs.Set(hal::kAttrActivation, std::string("Relu"));
+  ASSERT_TRUE(Cpu().kernels().Supports(s).ok()) << Cpu().kernels().Supports(s).ToString();
+  hal::KernelSpec typo = ConvSpec();
+  typo.attrs.Set("activaton", std::string("Relu"));
+  const std::string want =
+      "node c (Conv): unknown attribute 'activaton' (the Conv kernel reads activation, activation_alpha, "
+      "activation_beta, activation_max, activation_min, auto_pad, conv_algorithm, dilations, fused_sum, group, "
+      "kernel_shape, pads, strides)";
+  const Status supports = Cpu().kernels().Supports(typo);
+  EXPECT_EQ(supports.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(supports.message(), want);
+  // Create (at load, once per kernel) refuses it the same way.
+  auto created = Cpu().kernels().Create(typo);
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(created.status().message(), want);
+}
+
+// Names starting with '_' are the framework's bookkeeping (_opset,
+// _precision), on any node: never refused.
+TEST(ConvKernel, TakesTheFrameworksAttributes) {
+  hal::KernelSpec s = ConvSpec();
+  s.attrs.Set("_opset", int64_t{17});
+  s.attrs.Set("_precision", std::string("bf16"));
+  EXPECT_TRUE(Cpu().kernels().Supports(s).ok()) << Cpu().kernels().Supports(s).ToString();
+}
+
+// The names of hal/fused_attrs.h: the strings the .om stores.
+TEST(FusedAttrs, EveryValueRoundTripsThroughItsName) {
+  using A = hal::FusedActivation;
+  for (A a : {A::kNone, A::kRelu, A::kClip, A::kSigmoid, A::kHardSwish, A::kSwish, A::kHardSigmoid, A::kGelu})
+    EXPECT_EQ(hal::ActivationFromName(hal::ActivationName(a)), a) << hal::ActivationName(a);
+  for (hal::ConvAlgorithm c : {hal::ConvAlgorithm::kDirect, hal::ConvAlgorithm::kWinograd})
+    EXPECT_EQ(hal::ConvAlgorithmFromName(hal::ConvAlgorithmName(c)), c) << hal::ConvAlgorithmName(c);
+}
+
+// The strings are the .om's: a model compiled before this header still loads.
+TEST(FusedAttrs, NamesAreTheOnesTheOmStores) {
+  EXPECT_STREQ(hal::kAttrActivation, "activation");
+  EXPECT_STREQ(hal::kAttrFusedSum, "fused_sum");
+  EXPECT_STREQ(hal::kAttrConvAlgorithm, "conv_algorithm");
+  EXPECT_STREQ(hal::ActivationName(hal::FusedActivation::kRelu), "Relu");
+  EXPECT_STREQ(hal::ActivationName(hal::FusedActivation::kNone), "");
+  EXPECT_STREQ(hal::ConvAlgorithmName(hal::ConvAlgorithm::kWinograd), "winograd");
+  EXPECT_EQ(hal::ActivationFromName("relu"), std::nullopt);
+  EXPECT_EQ(hal::ConvAlgorithmFromName("fft"), std::nullopt);
 }
 
 }  // namespace

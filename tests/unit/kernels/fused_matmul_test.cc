@@ -2,6 +2,7 @@
 // the Gelu post-op of MatMul/Gemm, against a naive double-precision reference.
 #include <cmath>
 
+#include "hal/fused_attrs.h"
 #include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
@@ -112,6 +113,34 @@ TEST(FusedMatMulKernel, LargeSwishOutputAfterThePrimitive) {
                      {hal::TensorInfo{DataType::kFloat32, {m, n}}});
   ASSERT_TRUE(g.ok()) << g.status().message();
   ExpectClose((*g)[0].as<float>(), Reference(a, w, c, m, k, n, "Swish"), 1e-5);
+}
+
+// hal/fused_attrs.h: every kernel taking a fused activation lists what it
+// reads (KnownAttrs) and refuses a misspelt activation parameter.
+hal::KernelSpec FusedAttrsMatMulSpec(const std::string& op) {
+  hal::KernelSpec s;
+  s.op = op;
+  s.name = "mm";
+  s.inputs = {{DataType::kFloat32, {2, 3}}, {DataType::kFloat32, {3, 5}}};
+  if (op != "MatMul") s.inputs.push_back({DataType::kFloat32, {5}});
+  s.outputs = {{DataType::kFloat32, {2, 5}}};
+  return s;
+}
+
+TEST(FusedMatMulKernel, MatrixProductsRefuseAMisspeltActivationParameter) {
+  for (const std::string op : {"MatMul", "Gemm", "FusedMatMul"}) {
+    hal::KernelSpec s = FusedAttrsMatMulSpec(op);
+    s.attrs.Set(hal::kAttrActivation, std::string("Relu"));
+    EXPECT_TRUE(Cpu().kernels().Supports(s).ok()) << Cpu().kernels().Supports(s).ToString();
+    s.attrs.Set("activation_mni", 0.0);
+    const Status st = Cpu().kernels().Supports(s);
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << op;
+    EXPECT_EQ(st.message().rfind("node mm (" + op + "): unknown attribute 'activation_mni' (the " + op +
+                                     " kernel reads activation, ",
+                                 0),
+              0u)
+        << st.message();
+  }
 }
 
 }  // namespace
