@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes one target with libFuzzer (docs/hardening.md).
 #
-#   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]   TARGET: om | onnx | tf | npy
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]   TARGET: om | onnx | tf | npy | fusion_switch |
+#                                                        precision | ge_text | aipp | dym_shape
 #   scripts/fuzz.sh TARGET minimize CRASH_FILE [OUT]      shrinks a crashing input (default OUT: CRASH_FILE.min)
 #   scripts/fuzz.sh TARGET triage [DIR]                   groups the findings by error and top ge frames
 #
@@ -12,10 +13,11 @@
 # KEEP_GOING=1 keeps fuzzing after a crash (libFuzzer's -fork=1: still one process at a time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { echo "usage: scripts/fuzz.sh om|onnx|tf|npy SECONDS [libFuzzer flags] | TARGET minimize FILE [OUT]" >&2; exit 2; }
+TARGETS="om onnx tf npy fusion_switch precision ge_text aipp dym_shape"
+usage() { echo "usage: scripts/fuzz.sh ${TARGETS// /|} SECONDS [libFuzzer flags] | TARGET minimize FILE [OUT]" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 TARGET=$1; shift
-case "$TARGET" in om|onnx|tf|npy) ;; *) usage ;; esac
+[[ " $TARGETS " == *" $TARGET "* ]] || usage
 BUILD_DIR=${BUILD_DIR:-build-fuzz}
 FINDINGS=${FINDINGS_DIR:-$BUILD_DIR/findings}/$TARGET
 CORPUS=$BUILD_DIR/corpus/$TARGET
@@ -104,8 +106,10 @@ if [ ! "$SEEDS/.done" -nt "$BUILD_DIR/tests/fuzz/fuzz_make_seeds" ]; then
   touch "$SEEDS/.done"
 fi
 
-mkdir -p "$CORPUS" "$FINDINGS"
-declare -A MAX_LEN=([om]=262144 [onnx]=131072 [tf]=131072 [npy]=16384)
+# The text targets have no generated seeds: an empty directory stands in.
+mkdir -p "$CORPUS" "$FINDINGS" "$SEEDS/$TARGET"
+declare -A MAX_LEN=([om]=262144 [onnx]=131072 [tf]=131072 [npy]=16384 [fusion_switch]=16384 [precision]=16384
+                    [ge_text]=32768 [aipp]=16384 [dym_shape]=1024)
 flags=(-max_total_time="$SECONDS_TO_RUN" -rss_limit_mb=4096 -malloc_limit_mb=2048 -timeout=10
        -max_len="${MAX_LEN[$TARGET]}" -artifact_prefix="$FINDINGS/" -print_final_stats=1)
 [ -f "tests/fuzz/$TARGET.dict" ] && flags+=(-dict="tests/fuzz/$TARGET.dict")

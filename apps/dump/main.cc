@@ -390,7 +390,9 @@ int CompareMain(const std::string& dir_a, const std::string& dir_b, const ge::to
   if (!a.ok()) return ge::app::Fail(kTool, a.status());
   auto b = ge::tools::ReadOpDump(dir_b);
   if (!b.ok()) return ge::app::Fail(kTool, b.status());
-  const ge::tools::DumpComparison c = ge::tools::CompareOpDumps(*a, *b, t);
+  auto compared = ge::tools::CompareOpDumps(*a, *b, t);
+  if (!compared.ok()) return ge::app::Fail(kTool, compared.status());
+  const ge::tools::DumpComparison& c = *compared;
   const std::string text = json ? ge::tools::ComparisonJson(c, dir_a, dir_b) : ge::tools::ComparisonText(c, dir_a, dir_b);
   std::fputs(text.c_str(), stdout);
   return std::any_of(c.pairs.begin(), c.pairs.end(), [](const ge::tools::OpPair& p) { return p.divergent; }) ? 1 : 0;

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "ge_base/temp_files.h"
+
 namespace ge {
 
 Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
@@ -11,7 +13,9 @@ Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
 }
 
 Status WriteFileAtomically(const std::string& path, const std::vector<std::string_view>& pieces) {
-  const std::string tmp = path + ".tmp";
+  SweepStaleTempFiles(path);
+  const std::string tmp = TempPathFor(path);
+  const TempFileGuard guard(tmp);  // unlinked on SIGINT / SIGTERM until renamed
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) return IoError(path + ": cannot open " + tmp + " for writing: " + std::strerror(errno));

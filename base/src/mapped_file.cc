@@ -9,31 +9,17 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ge_base/regular_file.h"
+
 namespace ge {
 
-Result<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return NotFound(path + ": no such file");
-    return IoError(path + ": cannot open: " + std::strerror(errno));
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int e = errno;
-    ::close(fd);
-    return IoError(path + ": cannot stat: " + std::strerror(e));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return IoError(path + ": is a directory, not a file");
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return IoError(path + ": not a regular file");
-  }
-  const size_t size = static_cast<size_t>(st.st_size);
+Result<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& path, Paging paging) {
+  GE_ASSIGN_OR_RETURN(OpenedFile file, OpenRegularFile(path));
+  const int fd = file.fd.Release();
+  const size_t size = static_cast<size_t>(file.size);
   if (size == 0) return std::shared_ptr<const MappedFile>(new MappedFile(path, fd, nullptr, 0));
-  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int populate = paging == Paging::kPopulate ? MAP_POPULATE : 0;
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | populate, fd, 0);
   if (p == MAP_FAILED) {
     const int e = errno;
     ::close(fd);
@@ -41,7 +27,7 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& pa
   }
   // Loading reads the file front to back (checksums), then kernels read their
   // constants: ask for read-ahead into the page cache instead of one fault per page.
-  ::madvise(p, size, MADV_WILLNEED);
+  if (paging == Paging::kLazy) ::madvise(p, size, MADV_WILLNEED);
   // The descriptor stays open for ReadChunks.
   return std::shared_ptr<const MappedFile>(new MappedFile(path, fd, static_cast<const uint8_t*>(p), size));
 }

@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <vector>
+
+#include "ge_base/regular_file.h"
 
 namespace ge {
 namespace {
@@ -85,13 +86,15 @@ std::string Sha256Hex(const void* data, size_t size) {
 }
 
 Result<std::string> Sha256File(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return NotFound(path + ": no such file");
+  GE_ASSIGN_OR_RETURN(OpenedFile f, OpenRegularFile(path));
   Sha256 s;
-  std::vector<char> buf(1 << 20);
-  while (f) {
-    f.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    s.Update(reinterpret_cast<const uint8_t*>(buf.data()), static_cast<size_t>(f.gcount()));
+  std::vector<uint8_t> buf(1 << 20);
+  uint64_t left = f.size;  // bounded by the size at opening
+  while (left > 0) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buf.size()));
+    GE_RETURN_IF_ERROR(ReadExactly(f, path, buf.data(), n));
+    s.Update(buf.data(), n);
+    left -= n;
   }
   return s.Hex();
 }

@@ -1,11 +1,8 @@
 // ATC-style fusion switch file -> fusion passes to switch off.
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 
-#include <nlohmann/json.hpp>
-
+#include "config_json.h"
 #include "pass.h"
 
 namespace ge {
@@ -32,12 +29,7 @@ Status Collect(const std::string& path, const nlohmann::json& obj, std::map<std:
 }  // namespace
 
 Result<std::vector<std::string>> ReadFusionSwitchFile(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return NotFound(path + ": cannot open the fusion switch file");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return InvalidArgument(path + ": not a JSON object");
+  GE_ASSIGN_OR_RETURN(const nlohmann::json j, ReadConfigJsonObject(path, "fusion switch file"));
   std::map<std::string, bool> on;
   std::optional<bool> all;
   GE_RETURN_IF_ERROR(Collect(path, j, on, all));

@@ -1,22 +1,13 @@
 // ATC's mixed-precision configuration files: --modify_mixlist (JSON) and
 // --keep_dtype (text), read into CompileOptions::Precision.
-#include <fstream>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
+#include "config_json.h"
 #include "ge/compiler.h"
+#include "ge_base/regular_file.h"
 
 namespace ge {
 namespace {
-
-Result<std::string> ReadAll(const std::string& path, const char* what) {
-  std::ifstream f(path);
-  if (!f) return NotFound(path + ": cannot open the " + what);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // {"to-add": [...], "to-remove": [...]} of one list.
 Status ReadList(const std::string& where, const nlohmann::json& j, std::set<std::string>* add,
@@ -37,9 +28,7 @@ Status ReadList(const std::string& where, const nlohmann::json& j, std::set<std:
 }  // namespace
 
 Status ReadMixList(const std::string& path, CompileOptions::Precision* p) {
-  GE_ASSIGN_OR_RETURN(std::string text, ReadAll(path, "mix list (--modify_mixlist)"));
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return InvalidArgument(path + ": not a JSON object");
+  GE_ASSIGN_OR_RETURN(const nlohmann::json j, ReadConfigJsonObject(path, "mix list (--modify_mixlist)"));
   for (auto mode = j.begin(); mode != j.end(); ++mode) {
     // ATC keys the lists by mode; the bf16 variant names the same lists.
     if (mode.key() != "allow_mix_precision" && mode.key() != "allow_mix_precision_bf16")
@@ -61,7 +50,7 @@ Status ReadMixList(const std::string& path, CompileOptions::Precision* p) {
 }
 
 Status ReadKeepDtype(const std::string& path, CompileOptions::Precision* p) {
-  GE_ASSIGN_OR_RETURN(std::string text, ReadAll(path, "keep-dtype file (--keep_dtype)"));
+  GE_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path, "keep-dtype file (--keep_dtype)"));
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {

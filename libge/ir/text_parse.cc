@@ -9,12 +9,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 
+#include "ge/ir/nesting.h"
 #include "ge_base/bfloat16.h"
 #include "ge_base/float16.h"
+#include "ge_base/regular_file.h"
 
 namespace ge {
 namespace {
@@ -425,6 +425,8 @@ class Parser {
   // graph NAME { lines }
   Result<std::unique_ptr<Graph>> ParseGraph() {
     if (!AcceptWord("graph")) return Error("expected 'graph NAME {'");
+    if (++depth_ > kMaxSubgraphNesting)
+      return Error("subgraphs nested too deep (more than " + std::to_string(kMaxSubgraphNesting) + " levels)");
     GE_ASSIGN_OR_RETURN(std::string name, Name("the graph's name"));
     GE_RETURN_IF_ERROR(Expect('{', "after graph " + name));
     auto g = std::make_unique<Graph>(name);
@@ -456,6 +458,7 @@ class Parser {
       nodes[n.name] = node;
       lines.push_back(std::move(n));
     }
+    --depth_;
     // Edges, control edges and graph attributes, now every node exists.
     for (const NodeLine& n : lines) {
       Node* dst = nodes.at(n.name);
@@ -489,6 +492,7 @@ class Parser {
   const std::string& source_;
   size_t pos_ = 0;
   int line_ = 1;
+  int depth_ = 0;  // graphs open around the current position
 };
 
 }  // namespace
@@ -498,12 +502,8 @@ Result<std::unique_ptr<Graph>> ParseGraphText(const std::string& text, const std
 }
 
 Result<std::unique_ptr<Graph>> ReadGraphTextFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return IoError(path + ": cannot open the file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return IoError(path + ": cannot read the file");
-  return ParseGraphText(ss.str(), path);
+  GE_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path));
+  return ParseGraphText(text, path);
 }
 
 }  // namespace ge

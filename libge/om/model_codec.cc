@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "ge/ir/nesting.h"
 #include "ge/ir/verifier.h"
 #include "om_layout.h"
 #include "plan_codec.h"
@@ -217,7 +218,8 @@ struct Decoder {
   }
 
   Result<std::unique_ptr<ge::Graph>> Graph(const GraphDef& def) {
-    if (++depth > 16) return Corrupt("subgraphs nested too deep");
+    if (++depth > kMaxSubgraphNesting)
+      return Corrupt("subgraphs nested too deep (more than " + std::to_string(kMaxSubgraphNesting) + " levels)");
     auto g = std::make_unique<ge::Graph>(def.name());
     std::map<std::string, Node*> by_name;
     for (const NodeDef& nd : def.nodes()) {

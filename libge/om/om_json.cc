@@ -2,12 +2,12 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "ge/om.h"
 #include "ge/plan/link.h"
+#include "ge_base/regular_file.h"
 #include "om_layout.h"
 #include "om.pb.h"
 
@@ -89,8 +89,7 @@ Result<nlohmann::ordered_json> LinkedTasks(const Model& m) {
 Result<std::string> OmToJson(const std::string& path) {
   // Validate everything first: a corrupt file gets the loader's error.
   GE_ASSIGN_OR_RETURN(LoadedOm loaded, ReadOmFile(path));
-  std::ifstream f(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  GE_ASSIGN_OR_RETURN(std::string bytes, ReadRegularFile(path));
   om::Header h;
   std::memcpy(&h, bytes.data(), sizeof(h));
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
+#include "ge_base/range_length.h"
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -66,12 +68,9 @@ Result<int64_t> RangeLength(InferContext& ctx, DataType t) {
   if (infer::IsInteger(t)) {
     const int64_t start = s->ToInt64()[0], limit = l->ToInt64()[0], delta = d->ToInt64()[0];
     if (delta == 0) return ctx.Error("delta must not be 0");
-    // 128-bit so that extreme int64 bounds cannot overflow.
-    const __int128 diff = static_cast<__int128>(limit) - start;
-    __int128 n = diff / delta;
-    if (diff % delta != 0 && ((diff > 0) == (delta > 0))) ++n;
-    if (n > INT64_MAX) return ctx.Error("range has too many elements");
-    return n < 0 ? int64_t{0} : static_cast<int64_t>(n);
+    const std::optional<int64_t> n = IntegerRangeLength(start, limit, delta);
+    if (!n) return ctx.Error("range has too many elements");
+    return *n;
   }
   const double start = s->ToDouble()[0], limit = l->ToDouble()[0], delta = d->ToDouble()[0];
   if (delta == 0) return ctx.Error("delta must not be 0");

@@ -79,7 +79,7 @@ bool Diverges(const TensorErrors& e, const DumpThresholds& t) {
   return e.max_abs > t.atol && (e.cosine < t.cosine || e.max_rel > t.rtol);
 }
 
-DumpComparison CompareOpDumps(const OpDumpDir& a, const OpDumpDir& b, const DumpThresholds& t) {
+Result<DumpComparison> CompareOpDumps(const OpDumpDir& a, const OpDumpDir& b, const DumpThresholds& t) {
   DumpComparison c;
   c.thresholds = t;
   std::map<std::string, size_t> b_index;
@@ -118,6 +118,10 @@ DumpComparison CompareOpDumps(const OpDumpDir& a, const OpDumpDir& b, const Dump
     p.divergent = p.shape_a != p.shape_b || Diverges(p.errors, t);
     c.pairs.push_back(std::move(p));
   }
+  if (c.pairs.empty())
+    return InvalidArgument(a.dir + " and " + b.dir + " have no op output in common (" + a.dir + " holds " +
+                           std::to_string(a.ops.size()) + ", " + b.dir + " " + std::to_string(b.ops.size()) +
+                           "): nothing to compare");
   for (const DumpedOp& y : b.ops) {
     const std::string key = OpKey(y.node, y.output);
     if (!matched_b.count(key)) c.only_b.push_back(key + " (" + y.type + ")");

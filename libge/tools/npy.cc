@@ -3,12 +3,11 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "ge_base/checked_math.h"
 #include "ge_base/file_io.h"
+#include "ge_base/regular_file.h"
 
 namespace ge {
 namespace {
@@ -116,11 +115,7 @@ Result<NpyArray> ParseNpy(const std::string& bytes, const std::string& origin) {
 }
 
 Result<NpyArray> ReadNpy(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return IoError(path + ": is a directory, not a .npy file");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return NotFound(path + ": no such file");
-  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  GE_ASSIGN_OR_RETURN(std::string bytes, ReadRegularFile(path));
   return ParseNpy(bytes, path);
 }
 

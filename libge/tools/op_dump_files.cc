@@ -1,13 +1,13 @@
 #include "ge/tools/op_dump_files.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include <nlohmann/json.hpp>
 
 #include "ge_base/file_io.h"
+#include "ge_base/regular_file.h"
 
 namespace ge::tools {
 namespace {
@@ -51,11 +51,26 @@ Status WriteOpDump(const std::string& dir, const std::string& model_name, const 
   return WriteFileAtomically(dir + "/dump.json", j.dump(1) + "\n");
 }
 
+namespace {
+
+// An integer of dump.json in [lo, hi]: a number too large for the field
+// (2^70 as an output index) or a fraction is refused, never converted.
+Result<int64_t> OpDumpInteger(const nlohmann::json& v, int64_t lo, int64_t hi, const std::string& where) {
+  const bool in_range = v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) &&
+                        v.get<int64_t>() >= lo && v.get<int64_t>() <= hi;
+  if (!in_range)
+    return Corrupt(where + " is " + v.dump() + ", not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v.get<int64_t>();
+}
+
+}  // namespace
+
 Result<OpDumpDir> ReadOpDump(const std::string& dir) {
   const std::string index = dir + "/dump.json";
-  std::ifstream f(index, std::ios::binary);
-  if (!f) return NotFound(index + ": no such file (not an op dump directory? ge-run --dump DIR writes one)");
-  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  Result<std::string> read = ReadRegularFile(index);
+  if (read.status().code() == StatusCode::kNotFound)
+    return NotFound(index + ": no such file (not an op dump directory? ge-run --dump DIR writes one)");
+  GE_ASSIGN_OR_RETURN(const std::string text, std::move(read));
   OpDumpDir d;
   d.dir = dir;
   try {
@@ -70,14 +85,19 @@ Result<OpDumpDir> ReadOpDump(const std::string& dir) {
       DumpedOp op;
       op.node = e.at("node").get<std::string>();
       op.type = e.at("type").get<std::string>();
-      op.output = e.at("output").get<int32_t>();
+      const std::string where = index + ": op " + op.node;
+      GE_ASSIGN_OR_RETURN(const int64_t output, OpDumpInteger(e.at("output"), 0, INT32_MAX, where + ": output"));
+      op.output = static_cast<int32_t>(output);
       op.inputs = e.value("inputs", std::vector<std::string>{});
       op.file = e.at("file").get<std::string>();
       if (op.file.empty() || op.file.find('/') != std::string::npos || op.file.find("..") != std::string::npos)
         return Corrupt(index + ": op " + op.node + ": bad file name '" + op.file + "'");
       GE_ASSIGN_OR_RETURN(op.tensor, ReadNpy(dir + "/" + op.file));
       const std::string dtype = e.at("dtype").get<std::string>();
-      const auto shape = e.at("shape").get<std::vector<int64_t>>();
+      std::vector<int64_t> shape;
+      for (const auto& dim : e.at("shape")) {
+        GE_ASSIGN_OR_RETURN(shape.emplace_back(), OpDumpInteger(dim, 0, INT64_MAX, where + ": a shape dim"));
+      }
       if (dtype != DataTypeName(op.tensor.desc.dtype) || shape != op.tensor.desc.dims)
         return Corrupt(dir + "/" + op.file + ": holds " + DataTypeName(op.tensor.desc.dtype) +
                        DimsToString(op.tensor.desc.dims) + ", dump.json says " + dtype + DimsToString(shape));

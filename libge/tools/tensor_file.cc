@@ -3,12 +3,11 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include "ge/ir/tensor.h"
 #include "ge/tools/npy.h"
 #include "ge_base/file_io.h"
+#include "ge_base/regular_file.h"
 
 namespace ge::tools {
 namespace {
@@ -21,19 +20,15 @@ bool EndsWithNpy(const std::string& path) {
 }
 
 Result<std::vector<uint8_t>> ReadRaw(const std::string& path, const TensorDesc& desc) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return NotFound(path + ": no such file");
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return IoError(path + ": " + ec.message());
+  GE_ASSIGN_OR_RETURN(OpenedFile file, OpenRegularFile(path));
+  const uint64_t size = file.size;
   const int64_t want = desc.Bytes();
   if (want < 0) return InvalidArgument(path + ": the tensor " + desc.ToString() + " has no static size");
   if (size != static_cast<uint64_t>(want))
     return InvalidArgument(path + ": " + std::to_string(size) + " bytes, expected " + std::to_string(want) + " bytes (" +
                            desc.ToString() + ")");
   std::vector<uint8_t> bytes(static_cast<size_t>(want));
-  std::ifstream f(path, std::ios::binary);
-  if (!bytes.empty()) f.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!f) return IoError(path + ": cannot read " + std::to_string(want) + " bytes");
+  GE_RETURN_IF_ERROR(ReadExactly(file, path, bytes.data(), bytes.size()));
   return bytes;
 }
 

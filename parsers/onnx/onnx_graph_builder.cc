@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ge/ir/nesting.h"
 #include "onnx_attrs.h"
 #include "onnx_model_prep.h"
 #include "onnx_tensor.h"
@@ -42,6 +43,13 @@ class GraphBuilder {
 
  private:
   std::string Where(const std::string& msg) const { return context_.empty() ? msg : context_ + ": " + msg; }
+
+  // Subgraph levels above this graph (0 for the main graph).
+  int Depth() const {
+    int depth = 0;
+    for (const GraphBuilder* p = parent_; p; p = p->parent_) ++depth;
+    return depth;
+  }
 
   // The producer of `tensor` in an enclosing graph, or null.
   const Endpoint* InAncestor(const std::string& tensor) const {
@@ -199,6 +207,9 @@ class GraphBuilder {
     for (const auto& a : proto.attribute()) {
       if (AttrType(a) == onnx::AttributeProto::GRAPH) {
         const std::string sub_context = Where(n->Label() + ": subgraph '" + a.name() + "'");
+        if (Depth() >= kMaxSubgraphNesting)
+          return Unsupported(sub_context + ": subgraphs nested too deep (more than " +
+                             std::to_string(kMaxSubgraphNesting) + " levels)");
         GraphBuilder sub(a.g(), opset_, this, a.name(), sub_context, &captures);
         GE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> g, sub.Build({}));
         subgraphs.emplace_back(g.get(), sub.formal_inputs_);

@@ -9,8 +9,8 @@
 #include <climits>
 #include <exception>
 
+#include "ge_base/mapped_file.h"
 #include "ge_proto/protobuf_log.h"
-#include "mapped_file.h"
 #include "onnx_attr_check.h"
 #include "onnx/onnx_pb.h"
 #include "onnx_graph_builder.h"
@@ -74,8 +74,8 @@ Result<std::unique_ptr<Graph>> ParseOnnxBytes(const std::string& bytes, const Pa
 }
 
 Result<std::unique_ptr<Graph>> ParseOnnxFile(const std::string& path, const ParseOptions& options) {
-  GE_ASSIGN_OR_RETURN(onnx_parser::MappedFile file, onnx_parser::MappedFile::Open(path));
-  return ParseBuffer(file.data(), file.size(), options, path);
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path, MappedFile::Paging::kPopulate));
+  return ParseBuffer(file->chars(), file->size(), options, path);
 }
 
 }  // namespace ge

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/constant_elements.h"
 #include "ge_base/checked_math.h"
 
 namespace ge::onnx_parser {
@@ -11,17 +12,6 @@ namespace ge::onnx_parser {
 namespace {
 
 using onnx::TensorProto;
-
-// Element count of `dims`, refusing negative dims and products that overflow
-// (a hostile file must not make us allocate or index past a buffer).
-Result<int64_t> CheckedNumElements(const std::vector<int64_t>& dims, size_t elem_size, const std::string& what) {
-  for (int64_t d : dims)
-    if (d < 0) return Corrupt(what + ": negative dimension in " + DimsToString(dims));
-  const auto n = CheckedProduct(dims);
-  if (!n || !CheckedMul(*n, static_cast<int64_t>(std::max<size_t>(1, elem_size))))
-    return Corrupt(what + ": dims " + DimsToString(dims) + " overflow");
-  return *n;
-}
 
 // Copies a repeated typed field into bytes, converting each value to T (ONNX
 // stores narrow ints, bool and 16-bit floats widened in int32_data, u32 in
@@ -129,7 +119,7 @@ Status CheckTensorData(const TensorProto& t, const std::string& what) {
     return Unsupported(what + " has element type " + OnnxElemTypeName(t.data_type()) + ", which ge cannot hold");
   const std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
   const size_t elem = DataTypeSize(dtype);
-  GE_ASSIGN_OR_RETURN(int64_t n, CheckedNumElements(dims, elem, what));
+  GE_ASSIGN_OR_RETURN(int64_t n, parser_common::CheckedNumElements(dims, elem, what));
   const TensorDesc desc(dtype, dims);
   if (t.has_raw_data()) {
     const uint64_t need = static_cast<uint64_t>(n) * elem;

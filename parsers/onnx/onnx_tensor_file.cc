@@ -2,7 +2,7 @@
 
 #include <climits>
 
-#include "mapped_file.h"
+#include "ge_base/mapped_file.h"
 #include "onnx_tensor.h"
 
 namespace ge {
@@ -12,11 +12,11 @@ bool IsOnnxTensorFile(const std::string& path) {
 }
 
 Result<Tensor> ReadOnnxTensorFile(const std::string& path) {
-  GE_ASSIGN_OR_RETURN(onnx_parser::MappedFile file, onnx_parser::MappedFile::Open(path));
-  if (file.size() > static_cast<size_t>(INT_MAX))
-    return Unsupported(path + ": " + std::to_string(file.size()) + " bytes, larger than a TensorProto can be (2 GiB)");
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path, MappedFile::Paging::kPopulate));
+  if (file->size() > static_cast<size_t>(INT_MAX))
+    return Unsupported(path + ": " + std::to_string(file->size()) + " bytes, larger than a TensorProto can be (2 GiB)");
   onnx::TensorProto t;
-  if (!t.ParseFromArray(file.data(), static_cast<int>(file.size())))
+  if (!t.ParseFromArray(file->chars(), static_cast<int>(file->size())))
     return Corrupt(path + ": not an ONNX TensorProto file");
   // An empty file, or one of another message type, parses with no data_type.
   if (!t.has_data_type()) return Corrupt(path + ": not an ONNX TensorProto file (no data_type)");

@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "ge/ir/nesting.h"
 #include "ge/ops/op_registry.h"
 #include "ge_parsers/tf_parser.h"
 #include "tf_attrs.h"
@@ -30,8 +31,6 @@ TfValue AddTaValue(const tf::NodeDef& n, TfGraphBuilder& b, TaState state, const
 }
 
 namespace {
-
-constexpr size_t kMaxCallDepth = 32;
 
 // A function body converted to an IR graph, with the values of its
 // arguments and results there (TensorArray states in `scope`).
@@ -61,8 +60,9 @@ Result<FunctionGraph> BuildFunction(const tf::NodeDef& caller, TfGraphBuilder& b
     for (const std::string& s : outer->stack) chain += s + " -> ";
     return NodeError(caller, "calls function '" + name + "' recursively (" + chain + name + ")");
   }
-  if (outer->stack.size() >= kMaxCallDepth)
-    return NodeUnsupported(caller, "function calls nest deeper than " + std::to_string(kMaxCallDepth));
+  // Each call is a subgraph level: the IR's nesting limit applies.
+  if (outer->stack.size() >= static_cast<size_t>(kMaxSubgraphNesting))
+    return NodeUnsupported(caller, "function calls nest deeper than " + std::to_string(kMaxSubgraphNesting));
   auto found = outer->library->Find(name);
   if (!found.ok()) return NodeError(caller, found.status().message());
   const TfFunction& f = **found;

@@ -10,8 +10,8 @@
 #include <set>
 #include <exception>
 
+#include "ge_base/mapped_file.h"
 #include "ge_proto/protobuf_log.h"
-#include "onnx/mapped_file.h"  // the parsers' shared read-only file view
 #include "tf_attrs.h"
 #include "tf_control_flow.h"
 #include "tf_functionalize.h"
@@ -186,8 +186,8 @@ Result<std::unique_ptr<Graph>> ParseTfBytes(const std::string& bytes, const Pars
 }
 
 Result<std::unique_ptr<Graph>> ParseTfFile(const std::string& path, const ParseOptions& options) {
-  GE_ASSIGN_OR_RETURN(onnx_parser::MappedFile file, onnx_parser::MappedFile::Open(path));
-  return Guarded(path, [&] { return Parse(file.data(), file.size(), options); });
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path, MappedFile::Paging::kPopulate));
+  return Guarded(path, [&] { return Parse(file->chars(), file->size(), options); });
 }
 
 Result<TfCheckReport> CheckTfBytes(const std::string& bytes, const ParseOptions& options, const std::string& origin) {
@@ -195,8 +195,8 @@ Result<TfCheckReport> CheckTfBytes(const std::string& bytes, const ParseOptions&
 }
 
 Result<TfCheckReport> CheckTfFile(const std::string& path, const ParseOptions& options) {
-  GE_ASSIGN_OR_RETURN(onnx_parser::MappedFile file, onnx_parser::MappedFile::Open(path));
-  return Guarded(path, [&] { return Check(file.data(), file.size(), options); });
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path, MappedFile::Paging::kPopulate));
+  return Guarded(path, [&] { return Check(file->chars(), file->size(), options); });
 }
 
 }  // namespace ge

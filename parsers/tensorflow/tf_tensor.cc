@@ -3,22 +3,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/constant_elements.h"
 #include "ge_base/checked_math.h"
 
 namespace ge::tf_parser {
 
 namespace {
-
-// Element count of static dims, refusing products that overflow (a hostile
-// file must not make us allocate past reason).
-Result<int64_t> CheckedNumElements(const std::vector<int64_t>& dims, size_t elem_size, const std::string& what) {
-  for (int64_t d : dims)
-    if (d < 0) return Corrupt(what + ": a constant must have a known shape, not " + DimsToString(dims));
-  const auto n = CheckedProduct(dims);
-  if (!n || !CheckedMul(*n, static_cast<int64_t>(std::max<size_t>(1, elem_size))))
-    return Corrupt(what + ": dims " + DimsToString(dims) + " overflow");
-  return *n;
-}
 
 // Copies `count` values of a repeated field as T into `n` elements, repeating
 // the last value (TF's rule) or leaving zeros when there are none.
@@ -112,7 +102,7 @@ Result<Tensor> TensorFromTf(const tf::TensorProto& t, const std::string& what) {
   GE_ASSIGN_OR_RETURN(std::vector<int64_t> dims, DimsFromTfShape(t.tensor_shape(), what));
   if (dims.size() == 1 && dims[0] == kUnknownRank) return Corrupt(what + ": a constant must have a known rank");
   const size_t elem = DataTypeSize(dtype);
-  GE_ASSIGN_OR_RETURN(int64_t n, CheckedNumElements(dims, elem, what));
+  GE_ASSIGN_OR_RETURN(int64_t n, parser_common::CheckedNumElements(dims, elem, what));
   TensorDesc desc(dtype, dims);
   if (!t.tensor_content().empty()) {
     const uint64_t need = static_cast<uint64_t>(n) * elem;

@@ -3,8 +3,12 @@
 // so libFuzzer (or the replay tests) report it like any crash.
 #pragma once
 
+#include <unistd.h>
+
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "ge/compiler.h"
@@ -26,6 +30,19 @@ inline void Quiet() {
 [[noreturn]] inline void Fail(const std::string& what) {
   std::fprintf(stderr, "fuzz invariant broken: %s\n", what.c_str());
   std::abort();
+}
+
+// The input as a file, for readers that take a path as the tools' flags do
+// (--fusion_switch_file, --keep_dtype): one file per process and suffix in
+// the temp directory, rewritten for every input.
+inline std::string AsFile(const uint8_t* data, size_t size, const std::string& suffix) {
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/ge_fuzz_" + std::to_string(::getpid()) + suffix;
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  f.close();
+  if (!f) Fail("cannot write the fuzz input to " + path);
+  return path;
 }
 
 // ge-atc's path after the parser: compile, then the .om round trip. A model

@@ -19,14 +19,21 @@ namespace ge {
 
 class MappedFile {
  public:
-  // Maps the whole file at `path`. Errors name the path (missing, a
-  // directory, unreadable). An empty file maps to size() 0, data() nullptr.
-  static Result<std::shared_ptr<const MappedFile>> Open(const std::string& path);
+  // kLazy faults pages in as they are touched (a .om: constants nobody
+  // reads never become resident); kPopulate faults the whole file in at once
+  // (a parser reads every byte, and one populate costs less than a fault per
+  // page).
+  enum class Paging { kLazy, kPopulate };
+  // Maps the whole file at `path`, which must be a regular file (or a
+  // symlink to one): errors as OpenRegularFile (ge_base/regular_file.h).
+  // An empty file maps to size() 0, data() nullptr.
+  static Result<std::shared_ptr<const MappedFile>> Open(const std::string& path, Paging paging = Paging::kLazy);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
   const uint8_t* data() const { return data_; }
+  const char* chars() const { return reinterpret_cast<const char*>(data_); }
   size_t size() const { return size_; }
 
   // Reads [offset, offset + size) with pread(2) in chunks, passing each to

@@ -12,6 +12,7 @@
 
 #include "cpu_kernels.h"
 #include "ge_base/bfloat16.h"
+#include "ge_base/range_length.h"
 #include "ge_base/float16.h"
 #include "kernels/bf16_convert.h"
 #include "kernels/loop_broadcast.h"
@@ -446,11 +447,9 @@ template <typename T>
 Result<int64_t> RangeCount(const std::string& where, T start, T limit, T delta) {
   if (delta == T(0)) return InvalidArgument(where + ": delta is 0");
   if constexpr (std::is_integral_v<T>) {
-    const T diff = limit - start;
-    int64_t q = diff / delta;
-    const T rem = diff % delta;
-    if (rem != 0 && ((rem < 0) == (delta < 0))) ++q;  // round the quotient up
-    return std::max<int64_t>(q, 0);
+    const std::optional<int64_t> n = IntegerRangeLength(start, limit, delta);
+    if (!n) return InvalidArgument(where + ": range has too many elements");
+    return *n;
   } else {
     const double q = std::ceil((static_cast<double>(limit) - start) / delta);
     if (!(q < 9.0e18)) return InvalidArgument(where + ": range has no finite length");
@@ -494,7 +493,16 @@ Result<KernelPtr> RangeKernel(const KernelSpec& spec) {
       return InvalidArgument(where + ": the range has " + std::to_string(count) + " elements, the output " +
                              std::to_string(n));
     T* y = static_cast<T*>(out[0]);
-    for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+    if constexpr (std::is_integral_v<T>) {
+      // Stepping stays within [start, limit): i * delta could overflow T.
+      T v = start;
+      for (int64_t i = 0; i < n; ++i) {
+        y[i] = v;
+        if (i + 1 < n) v = static_cast<T>(v + delta);
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+    }
     return Status::Ok();
   });
 }

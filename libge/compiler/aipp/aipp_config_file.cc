@@ -2,9 +2,7 @@
 // protobuf's text format against schemas/aipp.proto (ATC's field names);
 // everything ge does not implement is refused here, naming the field, so
 // the pass only sees configurations it can run.
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
@@ -12,6 +10,7 @@
 #include "aipp.pb.h"
 #include "ge/aipp_config.h"
 #include "ge/ops/aipp_format.h"
+#include "ge_base/regular_file.h"
 
 namespace ge {
 namespace {
@@ -144,11 +143,8 @@ Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text, const s
 }
 
 Result<std::vector<AippConfig>> ReadAippConfigFile(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return NotFound(path + ": cannot open the AIPP configuration (--insert_op_conf)");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ParseAippConfig(ss.str(), path);
+  GE_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path, "AIPP configuration (--insert_op_conf)"));
+  return ParseAippConfig(text, path);
 }
 
 }  // namespace ge

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ge/ir/graph.h"
+#include "ge/ir/nesting.h"
 #include "ge/ir/text_form.h"
 #include "ge/ir/verifier.h"
 #include "tests/common/refusal.h"
@@ -188,6 +189,34 @@ TEST(TextParse, ErrorsNameTheLine) {
   for (const BadCase& c : cases) {
     auto g = ParseGraphText(c.text, "bad.ge");
     EXPECT_TRUE(Refused(g, StatusCode::kInvalidArgument, c.fragment)) << c.text;
+  }
+}
+
+// `levels` Ifs, each the then_branch of the one before.
+std::string NestedIfText(int levels) {
+  std::string head, tail;
+  for (int k = 0; k < levels; ++k) {
+    head += "graph g" + std::to_string(k) + " {\n  %i = If(_) -> ()\n  // subgraph then_branch of i\n";
+    tail += "  %o = NetOutput() -> ()\n}\n";
+  }
+  return head + "graph leaf {\n  %o = NetOutput() -> ()\n}\n" + tail;
+}
+
+// 8,000 nested Ifs overflowed the stack of ge-atc, ge-lint and ge-dump; the
+// reader now stops at the IR's nesting limit with the line it stopped at.
+TEST(TextParse, SubgraphsNestedDeeperThanTheLimitAreAnError) {
+  auto ok = ParseGraphText(NestedIfText(kMaxSubgraphNesting - 1), "deep.ge");
+  EXPECT_TRUE(ok.ok()) << ok.status().ToString();
+  // The graph past the limit is the leaf of kMaxSubgraphNesting Ifs, and
+  // g<kMaxSubgraphNesting> of 8,000.
+  using Case = std::pair<int, std::string>;
+  for (const auto& [levels, name] : {Case{kMaxSubgraphNesting, "leaf"}, Case{8000, "g" + std::to_string(kMaxSubgraphNesting)}}) {
+    auto g = ParseGraphText(NestedIfText(levels), "deep.ge");
+    EXPECT_EQ(g.status().code(), StatusCode::kInvalidArgument) << levels;
+    EXPECT_EQ(g.status().message(), "deep.ge:" + std::to_string(3 * kMaxSubgraphNesting + 1) +
+                                        ": subgraphs nested too deep (more than " + std::to_string(kMaxSubgraphNesting) +
+                                        " levels), found ' " + name + " {'")
+        << levels;
   }
 }
 

@@ -239,6 +239,26 @@ TEST(ShapeKernel, RangeIntegerAndFloat) {
   EXPECT_EQ(f[0].as<float>(), (std::vector<float>{1, 1.25f, 1.5f, 1.75f}));
 }
 
+// The count and the values at the ends of int64: limit - start and i * delta
+// do not fit in int64, the elements do (issue 46: the count wrapped).
+TEST(ShapeKernel, RangeOverTheWholeInt64Span) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+  RUN_OK(c, "Range", {},
+         {HostTensor::I64({}, {kMin}, true), HostTensor::I64({}, {kMax}, true), HostTensor::I64({}, {kMax}, true)},
+         {{DataType::kInt64, {3}}});
+  EXPECT_EQ(c[0].as<int64_t>(), (std::vector<int64_t>{kMin, -1, kMax - 1}));
+  RUN_OK(r, "Range", {}, {HostTensor::I64({}, {kMax}), HostTensor::I64({}, {kMin}), HostTensor::I64({}, {kMin})},
+         {{DataType::kInt64, {2}}});
+  EXPECT_EQ(r[0].as<int64_t>(), (std::vector<int64_t>{kMax, -1}));
+  auto huge = RunKernel("Range", {},
+                        {HostTensor::I64({}, {kMin}, true), HostTensor::I64({}, {kMax}, true), HostTensor::I64({}, {1}, true)},
+                        {{DataType::kInt64, {1}}});
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(huge.status().message().find("node test_Range (Range): range has too many elements"), std::string::npos)
+      << huge.status().ToString();
+}
+
 TEST(ShapeKernel, RangeChecksCountAtCreateAndRun) {
   auto create = RunKernel(
       "Range", {}, {HostTensor::I64({}, {0}, true), HostTensor::I64({}, {10}, true), HostTensor::I64({}, {3}, true)},

@@ -128,9 +128,11 @@ TEST(OnnxParserErrors, MissingFileIsNotFound) {
 }
 
 TEST(OnnxParserErrors, DirectoryIsAnIoError) {
-  auto r = ParseOnnxFile(std::filesystem::temp_directory_path().string(), {});
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  auto r = ParseOnnxFile(dir, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kIo) << r.status().ToString();
+  EXPECT_EQ(r.status().message(), dir + ": is a directory, not a regular file");
 }
 
 // Flipped bytes in a valid model: each result is a graph that verifies or a

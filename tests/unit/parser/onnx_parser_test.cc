@@ -2,6 +2,7 @@
 // attributes, Const values, Data indices, NetOutput, overrides, naming.
 #include <gtest/gtest.h>
 
+#include "ge/ir/nesting.h"
 #include "ge/ir/text_form.h"
 #include "onnx_parser_test_util.h"
 #include "tests/common/refusal.h"
@@ -429,6 +430,46 @@ OnnxModelBuilder IfModel(bool then_reads_outer) {
   branch("else_branch", 3);
   b.Output("y", TensorProto::FLOAT, {2});
   return b;
+}
+
+// Ifs nested `levels` deep: each then_branch holds the next If (on the
+// main graph's cond), each else_branch and the last then_branch a Constant.
+OnnxModelBuilder NestedIfModel(int levels) {
+  OnnxModelBuilder b;
+  b.Input("cond", TensorProto::BOOL, {});
+  onnx::NodeProto* n = b.Node("If", {"cond"}, {"y"}, "if0");
+  for (int level = 1; level <= levels; ++level) {
+    const std::string k = std::to_string(level);
+    onnx::GraphProto* else_g = AttrGraph(n, "else_branch");
+    else_g->set_name("else" + k);
+    AttrFloats(OnnxModelBuilder::NodeIn(else_g, "Constant", {}, {"e" + k}, "ec" + k), "value_floats", {0, 1});
+    SetShape(else_g->add_output()->mutable_type(), TensorProto::FLOAT, {2});
+    else_g->mutable_output(0)->set_name("e" + k);
+    onnx::GraphProto* then_g = AttrGraph(n, "then_branch");
+    then_g->set_name("then" + k);
+    SetShape(then_g->add_output()->mutable_type(), TensorProto::FLOAT, {2});
+    then_g->mutable_output(0)->set_name("t" + k);
+    if (level == levels)
+      AttrFloats(OnnxModelBuilder::NodeIn(then_g, "Constant", {}, {"t" + k}, "tc" + k), "value_floats", {2, 3});
+    else
+      n = OnnxModelBuilder::NodeIn(then_g, "If", {"cond"}, {"t" + k}, "if" + k);
+  }
+  b.Output("y", TensorProto::FLOAT, {2});
+  return b;
+}
+
+// Ifs nested past the IR's nesting limit (ge/ir/nesting.h) are refused, not
+// recursed into. Today protobuf's recursion limit (100 messages, three per
+// If level) refuses them first, before the builder's own check.
+TEST(OnnxParser, IfsNestedDeeperThanTheLimitAreAnError) {
+  auto ok = ParseModel(NestedIfModel(8));
+  EXPECT_TRUE(ok.ok()) << ok.status().ToString();
+  for (int levels : {kMaxSubgraphNesting + 1, 200}) {
+    auto r = ParseModel(NestedIfModel(levels));
+    EXPECT_EQ(r.status().code(), StatusCode::kCorrupt) << levels;
+    EXPECT_EQ(r.status().message(), "test.onnx: not an ONNX model (the bytes do not parse as an ONNX ModelProto)")
+        << levels;
+  }
 }
 
 TEST(OnnxParser, IfBranchesBecomeSubgraphs) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 
+#include "ge/tools/npy.h"
 #include "ge_base/file_io.h"
 #include "tests/common/refusal.h"
 
@@ -30,10 +31,21 @@ DumpedOp DumpCmpOp(const std::string& node, const std::vector<float>& values,
   return op;
 }
 
-OpDumpDir DumpCmpDir(std::vector<DumpedOp> ops) {
+OpDumpDir DumpCmpDir(std::vector<DumpedOp> ops, const std::string& dir = "") {
   OpDumpDir d;
+  d.dir = dir;
   d.ops = std::move(ops);
   return d;
+}
+
+// The comparison of two dumps that have outputs in common.
+DumpComparison ComparedOk(const OpDumpDir& a, const OpDumpDir& b) {
+  Result<DumpComparison> c = CompareOpDumps(a, b, {});
+  if (!c.ok()) {
+    ADD_FAILURE() << c.status().ToString();
+    return {};
+  }
+  return *c;
 }
 
 TEST(DumpCompareTest, IdenticalTensorsHaveNoError) {
@@ -84,7 +96,7 @@ TEST(DumpCompareTest, FirstDivergentOpIsTheFirstWhoseInputsAreFine) {
                                   DumpCmpOp("c3", {7, 8, 9}, {"c2"})});
   const OpDumpDir b = DumpCmpDir({DumpCmpOp("c1", {1, 2, 3}, {"x"}), DumpCmpOp("c2", {4, 5.5, 6}, {"c1"}),
                                   DumpCmpOp("c3", {7, 8.5, 9}, {"c2"})});
-  const DumpComparison c = CompareOpDumps(a, b, {});
+  const DumpComparison c = ComparedOk(a, b);
   ASSERT_EQ(c.pairs.size(), 3u);
   EXPECT_FALSE(c.pairs[0].divergent);
   EXPECT_TRUE(c.pairs[1].divergent);
@@ -101,7 +113,7 @@ TEST(DumpCompareTest, AnOpWhoseInputDivergedIsNotTheFirst) {
   // plan, but the rule is about inputs, not positions): p is the culprit.
   const OpDumpDir a = DumpCmpDir({DumpCmpOp("d", {1, 1}, {"p"}), DumpCmpOp("p", {2, 2}, {"x"})});
   const OpDumpDir b = DumpCmpDir({DumpCmpOp("d", {1, 3}, {"p"}), DumpCmpOp("p", {2, 5}, {"x"})});
-  const DumpComparison c = CompareOpDumps(a, b, {});
+  const DumpComparison c = ComparedOk(a, b);
   ASSERT_EQ(c.first_divergent, 1);
   EXPECT_EQ(c.pairs[1].node, "p");
 }
@@ -112,7 +124,7 @@ TEST(DumpCompareTest, InputsAreFollowedThroughOpsInOneDumpOnly) {
                                   DumpCmpOp("c2", {3, 4}, {"c1/to_NCHW"})});
   const OpDumpDir b = DumpCmpDir({DumpCmpOp("c1", {1, 2}, {"x"}), DumpCmpOp("c2", {3, 9}, {"c1"}),
                                   DumpCmpOp("extra", {0}, {"c2"})});
-  const DumpComparison c = CompareOpDumps(a, b, {});
+  const DumpComparison c = ComparedOk(a, b);
   EXPECT_EQ(c.only_a, std::vector<std::string>{"c1/to_NCHW:0 (Relu)"});
   EXPECT_EQ(c.only_b, std::vector<std::string>{"extra:0 (Relu)"});
   ASSERT_EQ(c.first_divergent, 1);
@@ -122,7 +134,7 @@ TEST(DumpCompareTest, InputsAreFollowedThroughOpsInOneDumpOnly) {
 TEST(DumpCompareTest, ShapesThatDifferAreReportedNotCompared) {
   const OpDumpDir a = DumpCmpDir({DumpCmpOp("c1", {1, 2, 3, 4}, {}, {2, 2})});
   const OpDumpDir b = DumpCmpDir({DumpCmpOp("c1", {1, 2, 3, 4}, {}, {4})});
-  const DumpComparison c = CompareOpDumps(a, b, {});
+  const DumpComparison c = ComparedOk(a, b);
   ASSERT_EQ(c.pairs.size(), 1u);
   EXPECT_TRUE(c.pairs[0].divergent);
   EXPECT_EQ(c.pairs[0].mismatch, "shape [2,2] vs [4]");
@@ -132,10 +144,21 @@ TEST(DumpCompareTest, ShapesThatDifferAreReportedNotCompared) {
 
 TEST(DumpCompareTest, NoDivergentOpSaysSo) {
   const OpDumpDir a = DumpCmpDir({DumpCmpOp("c1", {1, 2})});
-  const DumpComparison c = CompareOpDumps(a, a, {});
+  const DumpComparison c = ComparedOk(a, a);
   EXPECT_EQ(c.first_divergent, -1);
   EXPECT_NE(ComparisonText(c, "A", "B").find("no divergent op"), std::string::npos);
   EXPECT_NE(ComparisonJson(c, "A", "B").find("\"first_divergent\": null"), std::string::npos);
+}
+
+// A comparison that matched nothing is an error, not "no divergent op".
+TEST(DumpCompareTest, DumpsWithNoOutputInCommonAreRefused) {
+  const OpDumpDir a = DumpCmpDir({DumpCmpOp("c1", {1, 2}), DumpCmpOp("c2", {3})}, "dumpA");
+  const Result<DumpComparison> empty_b = CompareOpDumps(a, DumpCmpDir({}, "dumpB"), {});
+  EXPECT_EQ(empty_b.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(empty_b.status().message(), "dumpA and dumpB have no op output in common (dumpA holds 2, dumpB 0): nothing to compare");
+  const Result<DumpComparison> disjoint = CompareOpDumps(a, DumpCmpDir({DumpCmpOp("other", {1})}, "dumpC"), {});
+  EXPECT_EQ(disjoint.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(disjoint.status().message(), "dumpA and dumpC have no op output in common (dumpA holds 2, dumpC 1): nothing to compare");
 }
 
 class OpDumpFilesTest : public ::testing::Test {
@@ -197,6 +220,35 @@ TEST_F(OpDumpFilesTest, BadDumpsAreErrorsNamingTheFile) {
     SCOPED_TRACE(c.json);
     ASSERT_TRUE(WriteFileAtomically((dir_ / "dump.json").string(), c.json).ok());
     EXPECT_TRUE(Refused(ReadOpDump(dir_.string()), c.code, c.part));
+  }
+}
+
+// Sizes in dump.json that do not fit their field (2^70 was read as output
+// -2147483648) are refused, naming the op and the value.
+TEST_F(OpDumpFilesTest, OutOfRangeNumbersAreRefused) {
+  std::filesystem::create_directories(dir_);
+  const float one = 1;
+  ASSERT_TRUE(WriteNpy((dir_ / "a.npy").string(), TensorDesc(DataType::kFloat32, {1}), &one).ok());
+  const std::string index = (dir_ / "dump.json").string();
+  const std::string op = R"({"node": "a", "type": "T", "dtype": "f32", "file": "a.npy", )";
+  const struct {
+    std::string fields, message;
+  } cases[] = {
+      {R"("output": 1180591620717411303424, "shape": [1])", "output is 1.1805916207174113e+21, not an integer in [0, 2147483647]"},
+      {R"("output": 2147483648, "shape": [1])", "output is 2147483648, not an integer in [0, 2147483647]"},
+      {R"("output": -1, "shape": [1])", "output is -1, not an integer in [0, 2147483647]"},
+      {R"("output": 0.5, "shape": [1])", "output is 0.5, not an integer in [0, 2147483647]"},
+      {R"("output": 0, "shape": [1180591620717411303424])",
+       "a shape dim is 1.1805916207174113e+21, not an integer in [0, 9223372036854775807]"},
+      {R"("output": 0, "shape": [18446744073709551615])",
+       "a shape dim is 18446744073709551615, not an integer in [0, 9223372036854775807]"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.fields);
+    ASSERT_TRUE(WriteFileAtomically(index, R"({"format": "ge-op-dump", "version": 1, "ops": [)" + op + c.fields + "}]}").ok());
+    auto d = ReadOpDump(dir_.string());
+    EXPECT_EQ(d.status().code(), StatusCode::kCorrupt);
+    EXPECT_EQ(d.status().message(), index + ": op a: " + c.message);
   }
 }
 

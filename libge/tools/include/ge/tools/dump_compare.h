@@ -56,7 +56,10 @@ struct DumpComparison {
   std::vector<std::string> first_divergent_inputs;  // the ops its inputs come from (A)
 };
 
-DumpComparison CompareOpDumps(const OpDumpDir& a, const OpDumpDir& b, const DumpThresholds& t);
+// InvalidArgument "A and B have no op output in common (A holds 3, B 0):
+// nothing to compare" (A and B: the dump directories) when no output is in
+// both: a verdict over nothing must not read as a pass.
+Result<DumpComparison> CompareOpDumps(const OpDumpDir& a, const OpDumpDir& b, const DumpThresholds& t);
 
 // The table, the ops in one dump only, and the verdict.
 std::string ComparisonText(const DumpComparison& c, const std::string& name_a, const std::string& name_b);
