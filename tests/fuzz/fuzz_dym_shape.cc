@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "app_common.h"
+#include "common/app_common.h"
 #include "fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
