@@ -117,7 +117,7 @@ TEST_F(SpecialInputsTest, DeeplyNestedGraphTextIsOneError) {
     tail += "  %o = NetOutput() -> ()\n}\n";
   }
   WriteFileBytes(Path("deep.ge"), head + "graph leaf {\n  %o = NetOutput() -> ()\n}\n" + tail);
-  const std::string error = Path("deep.ge") + ":97: subgraphs nested too deep (more than 32 levels)";
+  const std::string error = Path("deep.ge") + ":73: subgraphs nested too deep (more than 24 levels)";
   ExpectOneErrorLine(RunSpecial("ge-lint", {Path("deep.ge")}), "ge-lint", {error});
   ExpectOneErrorLine(RunSpecial("ge-dump", {"--model", Path("deep.ge")}), "ge-dump", {error});
   ExpectOneErrorLine(RunSpecial("ge-atc", {"--model", Path("deep.ge"), "--output", Path("o")}), "ge-atc", {error});

@@ -222,7 +222,7 @@ TEST(TextParse, SubgraphsNestedDeeperThanTheLimitAreAnError) {
 
 TEST(TextParse, ReadingAFileNamesIt) {
   auto g = ReadGraphTextFile("/nonexistent/dir/case.ge");
-  ASSERT_TRUE(Refused(g, StatusCode::kIo, "/nonexistent/dir/case.ge"));
+  ASSERT_TRUE(Refused(g, StatusCode::kNotFound, "/nonexistent/dir/case.ge: no such file"));
 }
 
 }  // namespace

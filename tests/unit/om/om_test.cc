@@ -19,6 +19,7 @@
 
 #include "compiler/memory/memory_planner.h"
 #include "compiler/tasks/task_builder.h"
+#include "ge/ir/nesting.h"
 #include "ge/ir/text_form.h"
 #include "ge/model.h"
 #include "om.pb.h"
@@ -1091,8 +1092,8 @@ TEST(OmCorruption, DeeplyNestedSubgraphsAreAnError) {
     }
     return WithModelDef(good, def);
   };
-  const std::string deep = nested(20);
-  EXPECT_TRUE(Refused(ParseCopy(deep, deep.size(), "nest.om"), StatusCode::kCorrupt, "subgraphs nested too deep"));
+  const std::string deep = nested(kMaxSubgraphNesting + 1);
+  EXPECT_TRUE(Refused(ParseCopy(deep, deep.size(), "nest.om"), StatusCode::kCorrupt, "subgraphs nested too deep (more than 24 levels)"));
   const std::string deeper = nested(40);
   EXPECT_TRUE(Refused(ParseCopy(deeper, deeper.size(), "nest.om"), StatusCode::kCorrupt,
                       "nest.om: not a valid .om file: model_def section does not parse"));
@@ -1149,7 +1150,7 @@ TEST_F(OmFileTest, ReadingAMissingFileIsNotFound) {
 
 TEST_F(OmFileTest, ReadingADirectoryOrAnEmptyFileIsAnError) {
   auto r = ReadOmFile(dir_.string());  // must not throw (std::bad_alloc) or crash
-  ASSERT_TRUE(Refused(r, StatusCode::kIo, "is a directory, not a file"));
+  ASSERT_TRUE(Refused(r, StatusCode::kIo, "is a directory, not a regular file"));
   EXPECT_NE(r.status().message().find(dir_.string()), std::string::npos) << r.status().message();
   const std::string empty = Path("empty.om");
   WriteBytes(empty, "");

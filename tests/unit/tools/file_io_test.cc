@@ -16,6 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The temporary WriteFileAtomically writes next to PATH (ge_base/temp_files.h).
+std::string TempOf(const fs::path& p) { return p.string() + "." + std::to_string(::getpid()) + ".tmp"; }
+
 std::string Slurp(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
   std::stringstream ss;
@@ -40,22 +43,22 @@ TEST_F(FileIoTest, WritesAndReplacesWholeFiles) {
   EXPECT_EQ(Slurp(p), bytes);
   ASSERT_TRUE(WriteFileAtomically(p.string(), "xy").ok());
   EXPECT_EQ(Slurp(p), "xy");
-  EXPECT_FALSE(fs::exists(p.string() + ".tmp"));
+  EXPECT_FALSE(fs::exists(TempOf(p)));
 }
 
 TEST_F(FileIoTest, FailureNamesThePathAndLeavesNothing) {
   const fs::path p = dir_ / "missing_dir" / "out.bin";
   Status s = WriteFileAtomically(p.string(), "data");
-  ASSERT_TRUE(Refused(s, StatusCode::kIo, "missing_dir/out.bin.tmp for"));
+  ASSERT_TRUE(Refused(s, StatusCode::kIo, "missing_dir/out.bin." + std::to_string(getpid()) + ".tmp for writing"));
   EXPECT_NE(s.message().find(p.string()), std::string::npos) << s.ToString();
   EXPECT_FALSE(fs::exists(p));
-  EXPECT_FALSE(fs::exists(p.string() + ".tmp"));
+  EXPECT_FALSE(fs::exists(TempOf(p)));
   // Renaming onto a directory fails after the .tmp was written: it is removed.
   const fs::path d = dir_ / "a_dir";
   fs::create_directories(d / "child");
-  EXPECT_TRUE(Refused(WriteFileAtomically(d.string(), "data"), StatusCode::kIo, "a_dir.tmp into place: Is a"));
+  EXPECT_TRUE(Refused(WriteFileAtomically(d.string(), "data"), StatusCode::kIo, "a_dir." + std::to_string(getpid()) + ".tmp into place: Is a"));
   EXPECT_TRUE(fs::is_directory(d));
-  EXPECT_FALSE(fs::exists(d.string() + ".tmp"));
+  EXPECT_FALSE(fs::exists(TempOf(d)));
 }
 
 }  // namespace
