@@ -15,6 +15,8 @@
 
 namespace ge::v2 {
 
+class RunLimits;
+
 struct Value {
   DataType dtype = DataType::kUndefined;
   std::vector<int64_t> dims;  // this call's shape
@@ -36,11 +38,14 @@ struct Value {
 // shapes seen before allocates nothing from the device.
 class ValueMemory {
  public:
-  // thread_safe: for executors that allocate on several threads.
-  ValueMemory(hal::Device& device, bool thread_safe)
-      : allocator_(device, CachingAllocator::Options{0, thread_safe}) {}
+  // thread_safe: for executors that allocate on several threads. The
+  // device blocks held count against `budget` (the model tree's
+  // --max_memory), which must outlive this.
+  ValueMemory(hal::Device& device, bool thread_safe, MemoryBudget* budget)
+      : allocator_(device, CachingAllocator::Options{0, thread_safe, budget}), budget_(budget) {}
   // Gives `v` a block of v.bytes (64-byte aligned; zero bytes still get a
-  // valid address) and points v.data at it.
+  // valid address) and points v.data at it. Past the memory limit (after
+  // trimming the cache) it fails naming the request and the limit.
   Status Alloc(Value& v);
   void Free(Value& v);
   // Bytes in use / the most ever in use / bytes the device gave.
@@ -51,12 +56,14 @@ class ValueMemory {
 
  private:
   CachingAllocator allocator_;
+  MemoryBudget* budget_;
 };
 
 // What every Main node reaches: value memory and the first error of a call
 // (a failing node writes it and returns non-zero; the executor stops).
 struct RunState {
   ValueMemory* memory = nullptr;
+  RunLimits* limits = nullptr;  // the model tree's (run_limits.h)
   Status error;
   std::mutex mu;  // parallel executors: the first failure wins
   int Fail(Status s) {

@@ -1,0 +1,97 @@
+// The limits of a dynamic model's runs in v2 (LoadOptions timeout,
+// max_loop_iterations, max_memory), shared by the model and every subgraph
+// model its control flow loads: a Loop body's kernels and allocations count
+// against the deadline and the memory of the call that runs the Loop.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ge/runtime.h"
+#include "ge_base/status.h"
+#include "v2/execute_graph.h"
+#include "v2/value.h"
+
+namespace ge::v2 {
+
+// Bytes held against the memory limit, from any thread: the device blocks
+// of every caching allocator of the model tree (in use or cached) and the
+// host bytes a Loop or Scan keeps between iterations.
+class MemoryBudget {
+ public:
+  explicit MemoryBudget(size_t limit) : limit_(limit) {}
+  // Adds `bytes` unless that passes the limit (then nothing changes).
+  bool TryCharge(size_t bytes);
+  void Release(size_t bytes) { held_.fetch_sub(bytes, std::memory_order_relaxed); }
+  size_t held() const { return held_.load(std::memory_order_relaxed); }
+  size_t limit() const { return limit_; }
+  // Bytes of live value blocks (the cache excluded), for
+  // LoadedModel::bytes_in_use.
+  void AddInUse(size_t bytes) { in_use_.fetch_add(bytes, std::memory_order_relaxed); }
+  void SubInUse(size_t bytes) { in_use_.fetch_sub(bytes, std::memory_order_relaxed); }
+  size_t in_use() const { return in_use_.load(std::memory_order_relaxed); }
+  // "a request of 1.0 GiB passes the memory limit of 64.0 MiB (--max_memory) with 60.0 MiB held"
+  std::string Exhausted(size_t request) const;
+
+ private:
+  const size_t limit_;
+  std::atomic<size_t> held_{0};
+  std::atomic<size_t> in_use_{0};
+};
+
+class RunLimits {
+ public:
+  explicit RunLimits(const LoadOptions& options);
+
+  // The top-level Execute starts the clock; subgraph runs inside it share
+  // its deadline.
+  void Start() {
+    if (has_deadline_) deadline_ = std::chrono::steady_clock::now() + timeout_;
+  }
+  bool has_deadline() const { return has_deadline_; }
+  bool Expired() const { return has_deadline_ && std::chrono::steady_clock::now() >= deadline_; }
+  // kTimeout: "timeout after 100 ms " + where.
+  Status TimedOut(const std::string& where) const;
+  // Iteration `i` (0-based) may start, or a clear error naming the limit
+  // (and the deadline, when it passed).
+  Status CheckIteration(int64_t i) const;
+  // A Scan of `iterations` may start.
+  Status CheckIterations(int64_t iterations) const;
+  int64_t max_loop_iterations() const { return max_loop_iterations_; }
+  MemoryBudget& memory() { return memory_; }
+
+ private:
+  const bool has_deadline_;
+  const std::chrono::milliseconds timeout_;
+  std::chrono::steady_clock::time_point deadline_{};
+  const int64_t max_loop_iterations_;  // 0: none
+  MemoryBudget memory_;
+};
+
+// With a deadline, every Main node runs through a guard that reads the clock
+// first: the executors (sequential, topological, parallel) check it between
+// nodes without a branch of their own, and a model without a timeout runs
+// its nodes as they are. `labels[i]` names Main node i in the error.
+class DeadlineGuards {
+ public:
+  // Rewrites `main` to run through guards that report to `state`.
+  void Install(std::vector<ExecNode>& main, const std::vector<std::string>& labels, const RunLimits& limits,
+               RunState& state);
+
+ private:
+  struct Guard {
+    ExecNode node;
+    const std::string* label;
+    const RunLimits* limits;
+    RunState* state;
+  };
+  static int RunGuarded(void* context);
+  std::vector<Guard> guards_;
+  std::vector<std::string> labels_;
+};
+
+}  // namespace ge::v2
