@@ -1,5 +1,7 @@
 #include "v2/run_limits.h"
 
+#include <algorithm>
+
 #include "ge/plan/memory_limit.h"
 
 namespace ge::v2 {
@@ -21,6 +23,7 @@ std::string MemoryBudget::Exhausted(size_t request) const {
 RunLimits::RunLimits(const LoadOptions& options)
     : has_deadline_(options.timeout.count() > 0),
       timeout_(options.timeout),
+      timeout_ns_(std::min<int64_t>(options.timeout.count(), int64_t{1} << 40) * 1'000'000),
       max_loop_iterations_(options.max_loop_iterations),
       memory_(static_cast<size_t>(EffectiveMemoryLimit(options.max_memory))) {}
 
