@@ -222,7 +222,8 @@ Status IterateLoop(LoopContext& c) {
     c.views = {ViewOf(iter), ViewOf(keep)};
     for (const Tensor& t : c.state) c.views.push_back(ViewOf(t));
     c.AddCaptureViews();
-    GE_RETURN_IF_ERROR(c.body->ExecuteShaped(c.views, c.results).Annotated("iteration " + std::to_string(i)));
+    // Annotated only on failure: the string would cost every iteration.
+    if (Status s = c.body->ExecuteShaped(c.views, c.results); !s.ok()) return s.Annotated("iteration " + std::to_string(i));
     GE_RETURN_IF_ERROR(c.CheckResults(1 + c.carried + scans, "body"));
     GE_ASSIGN_OR_RETURN(cond, ScalarOf(c.results[0].desc().dtype, c.results[0].desc().dims, c.results[0].data(),
                                        "the body's condition"));
@@ -231,7 +232,7 @@ Status IterateLoop(LoopContext& c) {
       scan_bytes += c.results[1 + c.carried + s].size();
       c.scans[s].push_back(std::move(c.results[1 + c.carried + s]));
     }
-    GE_RETURN_IF_ERROR(c.Hold(BytesOf(c.state) + scan_bytes).Annotated("iteration " + std::to_string(i)));
+    if (Status s = c.Hold(BytesOf(c.state) + scan_bytes); !s.ok()) return s.Annotated("iteration " + std::to_string(i));
   }
   for (size_t k = 0; k < c.carried; ++k) GE_RETURN_IF_ERROR(c.SetOutput(k, c.state[k]));
   for (size_t s = 0; s < scans; ++s) {
@@ -354,14 +355,15 @@ Status IterateScan(ScanContext& c) {
       c.views.push_back(TensorView{v.dtype, slice, static_cast<const uint8_t*>(v.data) + at * bytes});
     }
     c.AddCaptureViews();
-    GE_RETURN_IF_ERROR(c.body->ExecuteShaped(c.views, c.results).Annotated("iteration " + std::to_string(t)));
+    // Annotated only on failure: the string would cost every iteration.
+    if (Status s = c.body->ExecuteShaped(c.views, c.results); !s.ok()) return s.Annotated("iteration " + std::to_string(t));
     GE_RETURN_IF_ERROR(c.CheckResults(c.states + outs, "body"));
     for (size_t k = 0; k < c.states; ++k) c.state[k] = std::move(c.results[k]);
     for (size_t s = 0; s < outs; ++s) {
       scan_bytes += c.results[c.states + s].size();
       c.scans[s].push_back(std::move(c.results[c.states + s]));
     }
-    GE_RETURN_IF_ERROR(c.Hold(BytesOf(c.state) + scan_bytes).Annotated("iteration " + std::to_string(t)));
+    if (Status s = c.Hold(BytesOf(c.state) + scan_bytes); !s.ok()) return s.Annotated("iteration " + std::to_string(t));
   }
   for (size_t k = 0; k < c.states; ++k) GE_RETURN_IF_ERROR(c.SetOutput(k, c.state[k]));
   for (size_t s = 0; s < outs; ++s) {
@@ -441,8 +443,8 @@ Status IterateScan8(ScanContext& c) {
         scan_bytes += c.results[c.states + s].size();
         c.scans[s].push_back(std::move(c.results[c.states + s]));
       }
-      GE_RETURN_IF_ERROR(c.Hold(kept + BytesOf(c.state) + scan_bytes)
-                             .Annotated("batch " + std::to_string(b) + ", iteration " + std::to_string(t)));
+      if (Status s = c.Hold(kept + BytesOf(c.state) + scan_bytes); !s.ok())
+        return s.Annotated("batch " + std::to_string(b) + ", iteration " + std::to_string(t));
     }
     for (size_t k = 0; k < c.states; ++k) {
       if (b > 0 && c.state[k].desc() != state_desc[k])

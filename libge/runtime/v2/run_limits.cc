@@ -14,6 +14,23 @@ bool MemoryBudget::TryCharge(size_t bytes) {
   return true;
 }
 
+void MemoryBudget::Track(const ValueMemory* m) {
+  std::lock_guard<std::mutex> lock(mu_);
+  memories_.push_back(m);
+}
+
+void MemoryBudget::Untrack(const ValueMemory* m) {
+  std::lock_guard<std::mutex> lock(mu_);
+  memories_.erase(std::remove(memories_.begin(), memories_.end(), m), memories_.end());
+}
+
+size_t MemoryBudget::in_use() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t n = 0;
+  for (const ValueMemory* m : memories_) n += m->bytes_in_use();
+  return n;
+}
+
 std::string MemoryBudget::Exhausted(size_t request) const {
   return "a request of " + HumanBytes(static_cast<int64_t>(request)) + " passes the memory limit of " +
          HumanBytes(static_cast<int64_t>(limit_)) + " (--max_memory) with " +
@@ -31,7 +48,7 @@ Status RunLimits::TimedOut(const std::string& where) const {
   return Status(StatusCode::kTimeout, "timeout after " + std::to_string(timeout_.count()) + " ms " + where);
 }
 
-Status RunLimits::CheckIteration(int64_t i) const {
+Status RunLimits::IterationRefused(int64_t i) const {
   if (Expired()) return TimedOut("in iteration " + std::to_string(i));
   if (max_loop_iterations_ > 0 && i >= max_loop_iterations_)
     return InvalidArgument("iteration " + std::to_string(i) + " passes the limit of " +

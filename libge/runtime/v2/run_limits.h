@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,18 +32,22 @@ class MemoryBudget {
   void Release(size_t bytes) { held_.fetch_sub(bytes, std::memory_order_relaxed); }
   size_t held() const { return held_.load(std::memory_order_relaxed); }
   size_t limit() const { return limit_; }
-  // Bytes of live value blocks (the cache excluded), for
-  // LoadedModel::bytes_in_use.
-  void AddInUse(size_t bytes) { in_use_.fetch_add(bytes, std::memory_order_relaxed); }
-  void SubInUse(size_t bytes) { in_use_.fetch_sub(bytes, std::memory_order_relaxed); }
-  size_t in_use() const { return in_use_.load(std::memory_order_relaxed); }
+  // The value memories of the tree, for in_use(): registered at their
+  // construction (load), not counted per allocation (no atomic on the hot
+  // path).
+  void Track(const ValueMemory* m);
+  void Untrack(const ValueMemory* m);
+  // Bytes of live value blocks in the tree (the caches excluded), for
+  // LoadedModel::bytes_in_use; between calls (it reads every allocator).
+  size_t in_use() const;
   // "a request of 1.0 GiB passes the memory limit of 64.0 MiB (--max_memory) with 60.0 MiB held"
   std::string Exhausted(size_t request) const;
 
  private:
   const size_t limit_;
   std::atomic<size_t> held_{0};
-  std::atomic<size_t> in_use_{0};
+  mutable std::mutex mu_;
+  std::vector<const ValueMemory*> memories_;
 };
 
 class RunLimits {
@@ -63,8 +68,13 @@ class RunLimits {
   // kTimeout: "timeout after 100 ms " + where.
   Status TimedOut(const std::string& where) const;
   // Iteration `i` (0-based) may start, or a clear error naming the limit
-  // (and the deadline, when it passed).
-  Status CheckIteration(int64_t i) const;
+  // (and the deadline, when it passed). Inline, no Status on the way that
+  // passes: it runs per iteration.
+  Status CheckIteration(int64_t i) const {
+    if (!Expired() && (max_loop_iterations_ == 0 || i < max_loop_iterations_)) [[likely]]
+      return Status::Ok();
+    return IterationRefused(i);
+  }
   // A Scan of `iterations` may start.
   Status CheckIterations(int64_t iterations) const;
   int64_t max_loop_iterations() const { return max_loop_iterations_; }
@@ -72,6 +82,7 @@ class RunLimits {
 
  private:
   const bool has_deadline_;
+  Status IterationRefused(int64_t i) const;
   static int64_t NowNs(clockid_t clock) {
     timespec ts;
     clock_gettime(clock, &ts);

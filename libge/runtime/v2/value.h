@@ -41,8 +41,10 @@ class ValueMemory {
   // thread_safe: for executors that allocate on several threads. The
   // device blocks held count against `budget` (the model tree's
   // --max_memory), which must outlive this.
-  ValueMemory(hal::Device& device, bool thread_safe, MemoryBudget* budget)
-      : allocator_(device, CachingAllocator::Options{0, thread_safe, budget}), budget_(budget) {}
+  ValueMemory(hal::Device& device, bool thread_safe, MemoryBudget* budget);
+  ~ValueMemory();
+  ValueMemory(const ValueMemory&) = delete;
+  ValueMemory& operator=(const ValueMemory&) = delete;
   // Gives `v` a block of v.bytes (64-byte aligned; zero bytes still get a
   // valid address) and points v.data at it. Past the memory limit (after
   // trimming the cache) it fails naming the request and the limit.
