@@ -100,7 +100,10 @@ class ModelV2Executor final : public LoadedModel {
     // Whatever Main left allocated (the outputs; everything after a failure)
     // goes back to the cache.
     for (Value* v : lowering_->outputs()) memory_.Free(v->owner ? *v->owner : *v);
-    if (failed >= 0) ReleaseAll();
+    if (failed >= 0) {
+      ReleaseAll();
+      if (own_limits_) limits_->memory().TrimCaches();
+    }
     return result;
   }
 

@@ -14,14 +14,19 @@ bool MemoryBudget::TryCharge(size_t bytes) {
   return true;
 }
 
-void MemoryBudget::Track(const ValueMemory* m) {
+void MemoryBudget::Track(ValueMemory* m) {
   std::lock_guard<std::mutex> lock(mu_);
   memories_.push_back(m);
 }
 
-void MemoryBudget::Untrack(const ValueMemory* m) {
+void MemoryBudget::Untrack(ValueMemory* m) {
   std::lock_guard<std::mutex> lock(mu_);
   memories_.erase(std::remove(memories_.begin(), memories_.end(), m), memories_.end());
+}
+
+void MemoryBudget::TrimCaches() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (ValueMemory* m : memories_) m->Trim();
 }
 
 size_t MemoryBudget::in_use() const {

@@ -35,8 +35,12 @@ class MemoryBudget {
   // The value memories of the tree, for in_use(): registered at their
   // construction (load), not counted per allocation (no atomic on the hot
   // path).
-  void Track(const ValueMemory* m);
-  void Untrack(const ValueMemory* m);
+  void Track(ValueMemory* m);
+  void Untrack(ValueMemory* m);
+  // Gives every cached block of the tree back to the device: after a failed
+  // call, so what the failure left cached in one subgraph's allocator does
+  // not count against the next call's allocations elsewhere. Between calls.
+  void TrimCaches();
   // Bytes of live value blocks in the tree (the caches excluded), for
   // LoadedModel::bytes_in_use; between calls (it reads every allocator).
   size_t in_use() const;
@@ -47,7 +51,7 @@ class MemoryBudget {
   const size_t limit_;
   std::atomic<size_t> held_{0};
   mutable std::mutex mu_;
-  std::vector<const ValueMemory*> memories_;
+  std::vector<ValueMemory*> memories_;
 };
 
 class RunLimits {

@@ -50,6 +50,8 @@ class ValueMemory {
   // trimming the cache) it fails naming the request and the limit.
   Status Alloc(Value& v);
   void Free(Value& v);
+  // Cached blocks back to the device (CachingAllocator::Trim).
+  void Trim() { allocator_.Trim(); }
   // Bytes in use / the most ever in use / bytes the device gave.
   size_t bytes_in_use() const { return allocator_.stats().bytes_in_use; }
   size_t peak_bytes() const { return allocator_.stats().peak_bytes_in_use; }

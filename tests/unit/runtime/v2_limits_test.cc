@@ -8,6 +8,7 @@
 
 #include "tests/common/refusal.h"
 #include "tests/unit/passes/pass_test_util.h"
+#include "v2/run_limits.h"
 
 namespace ge::test {
 namespace {
@@ -187,11 +188,36 @@ TEST(V2Limits, MaxMemoryStopsALoopThatDoublesItsState) {
             std::string::npos)
       << s.ToString();
   EXPECT_EQ(loaded->bytes_in_use(), 0u);
-  trips_value = 3;
-  s = loaded->ExecuteShaped(in, out);
-  ASSERT_TRUE(s.ok()) << s.ToString();
-  EXPECT_EQ(out[0].desc().dims, (std::vector<int64_t>{8 * 1024}));
-  EXPECT_EQ(loaded->bytes_in_use(), 0u);
+  for (int64_t trips : {12, 3}) {
+    trips_value = trips;
+    s = loaded->ExecuteShaped(in, out);
+    ASSERT_TRUE(s.ok()) << trips << ": " << s.ToString();
+    EXPECT_EQ(out[0].desc().dims, (std::vector<int64_t>{1024 << trips}));
+    EXPECT_EQ(loaded->bytes_in_use(), 0u);
+  }
+}
+
+// Two value memories of one tree (a model and its Loop body): the cache of
+// one holds budget the other cannot trim; TrimCaches (after a failed call)
+// gives it back.
+TEST(V2Limits, TrimCachesFreesWhatOneAllocatorOfTheTreeKeptCached) {
+  auto device = hal::GetDevice("cpu");
+  ASSERT_TRUE(device.ok()) << device.status().ToString();
+  v2::MemoryBudget budget(1 << 20);
+  v2::ValueMemory body(**device, false, &budget), root(**device, false, &budget);
+  v2::Value a, b;
+  a.bytes = b.bytes = 768 << 10;
+  ASSERT_TRUE(body.Alloc(a).ok());
+  EXPECT_EQ(budget.in_use(), a.block->size());
+  body.Free(a);  // cached: still held
+  EXPECT_EQ(budget.in_use(), 0u);
+  EXPECT_TRUE(Refused(root.Alloc(b), StatusCode::kInvalidArgument,
+                      "a request of 768.0 KiB passes the memory limit of 1.0 MiB (--max_memory) with 768.0 KiB held"));
+  budget.TrimCaches();
+  EXPECT_EQ(budget.held(), 0u);
+  ASSERT_TRUE(root.Alloc(b).ok());
+  EXPECT_EQ(budget.held(), b.block->size());
+  root.Free(b);
 }
 
 // acc = Neg(acc) per slice of xs f32[N, 0]: N iterations without a byte.
