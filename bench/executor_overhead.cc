@@ -2,6 +2,7 @@
 // nodes that do nothing, for a chain and for independent nodes. A benchmark,
 // not a test: its figures depend on the machine and its load
 // (scripts/bench_executor_overhead.sh runs it; docs/benchmarks.md).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "v2/executor_thread_pool.h"
+#include "v2/run_limits.h"
 #include "v2/topological_executor.h"
 
 namespace {
@@ -62,6 +64,36 @@ void PrintOverheads(const char* shape, size_t node_num, const std::vector<ge::v2
   }
 }
 
+// The sequential executor on bare nodes and on the same nodes behind the
+// deadline guards a timeout installs (run_limits.h; a deadline an hour
+// away, so each guard reads the clock and runs its node): 15 rounds of
+// each, alternated, the medians.
+void PrintGuardOverhead(size_t node_num, int runs) {
+  std::vector<size_t> counters(node_num, 0);
+  std::vector<ge::v2::ExecNode> bare, guarded;
+  for (size_t& c : counters) bare.push_back({CountRun, &c});
+  guarded = bare;
+  ge::LoadOptions options;
+  options.timeout = std::chrono::hours(1);
+  ge::v2::RunLimits limits(options);
+  limits.Start();
+  ge::v2::RunState state;
+  ge::v2::DeadlineGuards guards;
+  guards.Install(guarded, std::vector<std::string>(node_num, "node"), limits, state);
+  const ge::v2::SequentialExecutionData bare_data{bare.size(), bare.data()}, guarded_data{guarded.size(), guarded.data()};
+  std::vector<double> without, with;
+  for (int round = 0; round < 15; ++round) {
+    without.push_back(NsPerNode(node_num, runs, [&] { return ge::v2::SequentialExecute(&bare_data); }));
+    with.push_back(NsPerNode(node_num, runs, [&] { return ge::v2::SequentialExecute(&guarded_data); }));
+  }
+  auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  std::printf("sequential executor, %zu trivial nodes, median ns per node of 15 alternated rounds:\n", node_num);
+  std::printf("  no timeout (bare)    %7.1f\n  timeout (guarded)    %7.1f\n", median(without), median(with));
+}
+
 }  // namespace
 
 // ge-bench-executor [RUNS]: RUNS runs of each executor (default 2000).
@@ -76,5 +108,6 @@ int main(int argc, char** argv) {
   for (uint32_t i = 0; i + 1 < kNodes; ++i) chain.push_back({i, i + 1});
   PrintOverheads("a chain", kNodes, chain, runs);
   PrintOverheads("independent", kNodes, {}, runs);
+  PrintGuardOverhead(kNodes, runs);
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench_executor_overhead.sh: the host cost per node of the v2 executors (sequential, topological,
-# parallel on 1, 2 and 4 threads) on 1000 nodes that do nothing, as a chain and independent.
+# parallel on 1, 2 and 4 threads) on 1000 nodes that do nothing, as a chain and independent; then
+# the sequential executor bare and behind the deadline guards of a timeout (alternated, medians).
 #
 #   scripts/bench_executor_overhead.sh [RUNS]
 #
@@ -10,7 +11,7 @@
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "bench_executor_overhead.sh: $*" >&2; exit 2; }
-case "${1:-}" in -h|--help) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 BUILD_DIR=${BUILD_DIR:-build}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$REPO/$BUILD_DIR ;; esac
 RUNS=${1:-2000}

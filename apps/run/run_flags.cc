@@ -109,10 +109,15 @@ void RunCommandLine::AddSummaryFlags() {
   app_.add_flag("--json", f_.json, "Print a machine-readable JSON summary on stdout instead of text");
 }
 
-// Sink mode only: timeout, run loop, ExecuteAsync.
+// Limits of a run (both modes); sink mode only: run loop, ExecuteAsync.
 void RunCommandLine::AddSinkFlags() {
   app_.add_option("--timeout_ms", f_.timeout_ms,
-                  "Sink: abort an inference that takes longer than this (ms) and fail with a timeout error (0: none)")
+                  "Abort an inference that takes longer than this (ms) and fail with a timeout error (0: none). "
+                  "v2 on a dynamic model checks it between kernels and in every Loop or Scan iteration")
+      ->check(CLI::NonNegativeNumber);
+  app_.add_option("--max_loop_iterations", f_.max_loop_iterations,
+                  "v2, dynamic models: fail an inference in which one Loop or Scan node would run more than N "
+                  "iterations (0: no limit; default 2^31 = 2147483648)")
       ->check(CLI::NonNegativeNumber);
   app_.add_option("--run_loop", f_.run_loop,
                   "Sink: queue N inferences on the model thread (run loop), report throughput (inferences/s) and "
@@ -136,7 +141,8 @@ void RunCommandLine::AddProfileFlags() {
 void RunCommandLine::AddDebugFlags() {
   app_.add_option("--max_memory", f_.max_memory,
                   "Refuse at load a model with a tensor, segment or total above SIZE (bytes, or with K, M, G, T: "
-                  "24G; at most 1T). Default: this machine's memory");
+                  "24G; at most 1T); v2 on a dynamic model: fail an inference whose value memory (subgraphs and "
+                  "loop state included) would pass it. Default: this machine's memory");
   app_.add_option("--dump", f_.dump_dir,
                   "Write every op's outputs of the first input set's inference to DIR (one .npy per op output, "
                   "plain NCHW, and DIR/dump.json in execution order), for ge-dump compare. 'false' (msame, "
@@ -179,8 +185,7 @@ Status RunCommandLine::ResolveOutputLayout(const std::string& argv0, RunSettings
 // Sink-only flags, msame's and ais_bench's --dump true|false, what --dump
 // excludes, v2-only flags.
 Status RunCommandLine::CheckFlagCombinations(const RunSettings& s) {
-  for (auto [flag, used] : {std::pair<const char*, bool>{"--timeout_ms", f_.timeout_ms > 0},
-                            {"--run_loop", f_.run_loop > 0},
+  for (auto [flag, used] : {std::pair<const char*, bool>{"--run_loop", f_.run_loop > 0},
                             {"--async", f_.async}})
     if (used && !s.sink) return InvalidArgument(std::string(flag) + " needs --mode sink");
   // msame and ais_bench take --dump true|false (their dump goes where acl.json says).
@@ -195,6 +200,8 @@ Status RunCommandLine::CheckFlagCombinations(const RunSettings& s) {
     return InvalidArgument("--dump takes one inference and cannot be combined with --run_loop");
   if (!f_.perturb_op.empty() && f_.dump_dir.empty()) return InvalidArgument("--test_perturb_op needs --dump");
   if (f_.executor != "sequential" && s.sink) return InvalidArgument("--executor " + f_.executor + " needs --mode v2");
+  if (app_.count("--max_loop_iterations") && s.sink)
+    return InvalidArgument("--max_loop_iterations needs --mode v2 (sink runs control flow as label tasks)");
   return Status::Ok();
 }
 

@@ -26,6 +26,7 @@ struct RunFlags {
   uint32_t seed = 0;
   bool json = false, async = false, profile_table = false;
   int64_t timeout_ms = 0;
+  int64_t max_loop_iterations = LoadOptions::kDefaultMaxLoopIterations;
   int64_t dym_batch = 0;
   std::string dym_hw, dym_dims;
   double min_cosine = 0;

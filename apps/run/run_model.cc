@@ -88,6 +88,8 @@ Result<std::unique_ptr<RunModel>> RunModel::Load(const ModelFlags& flags) {
     options.executor = flags.topological ? LoadOptions::Executor::kTopological : LoadOptions::Executor::kSequential;
     options.executor_threads = flags.executor_threads;
     options.profile = flags.profile;
+    options.timeout = std::chrono::milliseconds(flags.timeout_ms);
+    options.max_loop_iterations = flags.max_loop_iterations;
     auto loaded = LoadModel(r->om_.model, options);
     if (!loaded.ok()) return loaded.status().Annotated(flags.path);
     r->loaded_ = std::move(loaded).value();

@@ -16,12 +16,13 @@ struct ModelFlags {
   std::string path;          // --model
   std::string device;        // --device NAME|INDEX ("" = the .om's target)
   bool sink = false;         // --mode sink
-  int64_t timeout_ms = 0;    // --timeout_ms (sink)
+  int64_t timeout_ms = 0;    // --timeout_ms (both modes)
   bool profile = false;      // --profile or --profile_table given (both modes)
   int run_loop = 0;          // --run_loop (sink)
   int64_t max_memory = 0;    // --max_memory, resolved
   bool topological = false;  // --executor topological (v2, dynamic models)
   int executor_threads = 0;  // --executor_threads (0: one per core)
+  int64_t max_loop_iterations = LoadOptions::kDefaultMaxLoopIterations;  // --max_loop_iterations (v2)
 };
 
 // A loaded model; unloads (sink: from the ModelManager) when destroyed.

@@ -63,7 +63,8 @@ RunSession::~RunSession() = default;
 Status RunSession::Load() {
   GE_ASSIGN_OR_RETURN(
       rm_, RunModel::Load({f_.model, f_.device, s_.sink, f_.timeout_ms, !f_.profile.empty() || f_.profile_table,
-                           f_.run_loop, s_.memory_limit, f_.executor == "topological", f_.executor_threads}));
+                           f_.run_loop, s_.memory_limit, f_.executor == "topological", f_.executor_threads,
+                           f_.max_loop_iterations}));
   m_ = &rm_->model();
   table_.emplace(*rm_->om().graph);
   run_outputs_ = m_->outputs();

@@ -133,8 +133,7 @@ TEST_F(RunSinkFlags, ProfileTableSplitsTheKernelTimeByTaskAndOp) {
 
 TEST_F(RunSinkFlags, SinkOnlyFlagsWithV2AreOneLineErrors) {
   const std::string om = TinyOm();
-  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
-           {"--timeout_ms", "10"}, {"--run_loop", "4"}, {"--async"}}) {
+  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{{"--run_loop", "4"}, {"--async"}}) {
     std::vector<std::string> args = {"--model", om};
     args.insert(args.end(), extra.begin(), extra.end());
     ToolResult r = Run("ge-run", args);
@@ -142,6 +141,9 @@ TEST_F(RunSinkFlags, SinkOnlyFlagsWithV2AreOneLineErrors) {
   }
   ExpectOneErrorLine(Run("ge-run", {"--model", om, "--mode", "sink", "--run_loop", "0"}), "ge-run", {"--run_loop"});
   ExpectOneErrorLine(Run("ge-run", {"--model", om, "--mode", "sink", "--timeout_ms", "-3"}), "ge-run", {"--timeout_ms"});
+  // --timeout_ms is both modes' (run_limits_test.cc: a dynamic model in v2).
+  ToolResult v2 = Run("ge-run", {"--model", om, "--timeout_ms", "600000"});
+  EXPECT_EQ(v2.exit_code, 0) << v2.Describe();
 }
 
 // A real model under a timeout it cannot meet (resnet18 takes several ms):
@@ -152,10 +154,11 @@ TEST_F(RunSinkFlags, TimeoutFailsTheInferenceOnARealModel) {
   GE_SKIP_IF_ABSENT(onnx);
   const std::string out = Path("r18");
   ASSERT_EQ(Run("ge-atc", {"--model", onnx, "--framework", "5", "--output", out}).exit_code, 0);
-  for (int i = 0; i < 3; ++i) {
-    ToolResult r = Run("ge-run", {"--model", out + ".om", "--mode", "sink", "--timeout_ms", "1", "--input", "random"});
-    ExpectOneErrorLine(r, "ge-run", {"did not finish within 1 ms"});
-  }
+  for (int i = 0; i < 3; ++i)
+    for (const char* mode : {"sink", "v2"}) {
+      ToolResult r = Run("ge-run", {"--model", out + ".om", "--mode", mode, "--timeout_ms", "1", "--input", "random"});
+      ExpectOneErrorLine(r, "ge-run", {"did not finish within 1 ms"});
+    }
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <bit>
 #include <string>
 
+#include "v2/run_limits.h"
+
 namespace ge::v2 {
 namespace {
 
@@ -38,7 +40,9 @@ std::string Bytes(size_t n) { return std::to_string(n) + " B"; }
 CachingAllocator::CachingAllocator(hal::Device& device, Options options) : device_(device), options_(options) {}
 
 // blocks_ owns every DeviceBuffer: they go back to the device here.
-CachingAllocator::~CachingAllocator() = default;
+CachingAllocator::~CachingAllocator() {
+  if (options_.budget) options_.budget->Release(stats_.bytes_in_use + stats_.bytes_cached);
+}
 
 std::unique_lock<std::mutex> CachingAllocator::Lock() const {
   std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
@@ -79,12 +83,16 @@ Result<MemBlock*> CachingAllocator::AllocFromDevice(uint32_t cls, size_t bytes) 
     return InvalidArgument("caching allocator: a request of " + Bytes(bytes) + " (a block of " + Bytes(size) +
                            ") passes the limit of " + Bytes(options_.limit) + " with " + Bytes(held()) +
                            " in use after trimming the cache");
+  GE_RETURN_IF_ERROR(ChargeBudget(bytes, size));
   auto buffer = device_.Allocate(size, kAlignment);
   if (!buffer.ok() && stats_.bytes_cached > 0) {
     TrimLocked();  // the device may be short of what the cache holds
     buffer = device_.Allocate(size, kAlignment);
   }
-  if (!buffer.ok()) return buffer.status().Annotated("caching allocator: a request of " + Bytes(bytes));
+  if (!buffer.ok()) {
+    if (options_.budget) options_.budget->Release(size);
+    return buffer.status().Annotated("caching allocator: a request of " + Bytes(bytes));
+  }
 
   auto block = std::make_unique<MemBlock>();
   block->owner_ = this;
@@ -96,6 +104,16 @@ Result<MemBlock*> CachingAllocator::AllocFromDevice(uint32_t cls, size_t bytes) 
   ++stats_.device_allocations;
   stats_.peak_bytes_held = std::max(stats_.peak_bytes_held, held() + size);
   return blocks_.back().get();
+}
+
+// The shared budget (other allocators hold part of it) takes `size` more
+// device bytes, after this cache is trimmed if it must.
+Status CachingAllocator::ChargeBudget(size_t bytes, size_t size) {
+  MemoryBudget* budget = options_.budget;
+  if (!budget || budget->TryCharge(size)) return Status::Ok();
+  TrimLocked();
+  if (budget->TryCharge(size)) return Status::Ok();
+  return InvalidArgument(budget->Exhausted(bytes));
 }
 
 Status CachingAllocator::Free(MemBlock* block) {
@@ -133,6 +151,7 @@ size_t CachingAllocator::TrimLocked() {
     }
   }
   stats_.bytes_cached -= released;
+  if (options_.budget) options_.budget->Release(released);
   return released;
 }
 

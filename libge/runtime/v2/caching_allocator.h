@@ -31,6 +31,7 @@
 namespace ge::v2 {
 
 class CachingAllocator;
+class MemoryBudget;
 
 // A block handed out by CachingAllocator::Alloc; valid until freed.
 class MemBlock {
@@ -74,11 +75,15 @@ class CachingAllocator {
     // Device bytes held (in use + cached) at most; 0 is no limit.
     size_t limit = 0;
     bool thread_safe = false;
+    // Shared with other allocators (v2's model tree, run_limits.h): the
+    // device bytes held count against it too; null: none.
+    MemoryBudget* budget = nullptr;
   };
 
   explicit CachingAllocator(hal::Device& device) : CachingAllocator(device, Options{}) {}
   CachingAllocator(hal::Device& device, Options options);
-  // Gives every block back to the device, live ones too: outlive your blocks.
+  // Gives every block back to the device (and the budget), live ones too:
+  // outlive your blocks.
   ~CachingAllocator();
   CachingAllocator(const CachingAllocator&) = delete;
   CachingAllocator& operator=(const CachingAllocator&) = delete;
@@ -100,6 +105,7 @@ class CachingAllocator {
 
  private:
   Result<MemBlock*> AllocFromDevice(uint32_t cls, size_t bytes);
+  Status ChargeBudget(size_t bytes, size_t size);
   size_t TrimLocked();
   std::unique_lock<std::mutex> Lock() const;
 

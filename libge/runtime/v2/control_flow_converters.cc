@@ -7,16 +7,19 @@
 #include <cstring>
 #include <limits>
 
+#include "ge/plan/memory_limit.h"
 #include "ge/runtime.h"
 #include "v2/lowering.h"
 #include "v2/model_v2.h"
+#include "v2/run_limits.h"
 
 namespace ge::v2 {
 namespace {
 
-// Subgraph `name` of n as a model run node by node in v2.
+// Subgraph `name` of n as a model run node by node in v2, inside the calls
+// of the model that owns `limits`.
 Result<std::unique_ptr<LoadedModel>> LoadSubgraph(const Model& root, const Node& n, const std::string& name,
-                                                 const LoadOptions& options) {
+                                                 const LoadOptions& options, RunLimits* limits) {
   auto it = n.subgraphs().find(name);
   if (it == n.subgraphs().end() || !it->second) return Corrupt("node " + n.Label() + " has no subgraph '" + name + "'");
   Model m = CopyModelInfo(root);
@@ -24,7 +27,7 @@ Result<std::unique_ptr<LoadedModel>> LoadSubgraph(const Model& root, const Node&
   m.graph = it->second->Clone();
   DescribeGraphIo(*m.graph, m.inputs, m.outputs);
   m.dynamic = true;
-  auto loaded = LoadDynamicV2(m, options);
+  auto loaded = LoadDynamicV2(m, options, limits);
   if (!loaded.ok()) return loaded.status().Annotated("node " + n.Label() + ", subgraph '" + name + "'");
   return loaded;
 }
@@ -34,8 +37,9 @@ Result<std::unique_ptr<LoadedModel>> LoadSubgraph(const Model& root, const Node&
 void LoadInInit(Node& n, Lowering& l, const char* name, std::unique_ptr<LoadedModel>* slot) {
   const Model& root = l.model();
   const LoadOptions options = l.InnerModelOptions(RunMode::kV2);
-  l.exec().init.push_back([slot, &root, &n, name, options]() -> Status {
-    GE_ASSIGN_OR_RETURN(*slot, LoadSubgraph(root, n, name, options));
+  RunLimits* limits = l.state().limits;
+  l.exec().init.push_back([slot, &root, &n, name, options, limits]() -> Status {
+    GE_ASSIGN_OR_RETURN(*slot, LoadSubgraph(root, n, name, options, limits));
     return Status::Ok();
   });
   l.exec().deinit.push_back([slot] { slot->reset(); });
@@ -87,7 +91,7 @@ struct FlowContext {
     v->bytes = v->ComputeBytes();
     if (v->bytes != t.size()) return Internal("node " + node->Label() + ": output " + std::to_string(j) + " size mismatch");
     node->output_desc(j).dims = v->dims;  // what consumers infer their shapes from
-    GE_RETURN_IF_ERROR(state->memory->Alloc(*v));
+    GE_RETURN_IF_ERROR(state->memory->Alloc(*v).Annotated("output " + std::to_string(j)));
     if (v->bytes) std::memcpy(v->data, t.data(), v->bytes);
     return Status::Ok();
   }
@@ -98,7 +102,35 @@ struct FlowContext {
     return Status::Ok();
   }
   int Done(Status s) { return s.ok() ? 0 : state->Fail(s.Annotated("node " + node->Label())); }
+  const RunLimits& limits() const { return *state->limits; }
+
+  // What a Loop or Scan keeps between iterations (state and scan slices,
+  // host tensors), `bytes` in all now, charged to the memory budget.
+  size_t held = 0;
+  Status Hold(size_t bytes) {
+    MemoryBudget& budget = state->limits->memory();
+    if (bytes > held && !budget.TryCharge(bytes - held))
+      return InvalidArgument("keeping " + HumanBytes(static_cast<int64_t>(bytes)) + " of loop state and scan outputs: " +
+                             budget.Exhausted(bytes - held));
+    if (bytes < held) budget.Release(held - bytes);
+    held = bytes;
+    return Status::Ok();
+  }
+  // After a call, failed or not (the outputs are in value memory by then):
+  // what the iterations kept goes back.
+  void Reset() {
+    views.clear();
+    results.clear();
+    state->limits->memory().Release(held);
+    held = 0;
+  }
 };
+
+size_t BytesOf(const std::vector<Tensor>& ts) {
+  size_t n = 0;
+  for (const Tensor& t : ts) n += t.size();
+  return n;
+}
 
 // Slices stacked along a new axis 0 (a Loop's or Scan's scan outputs).
 Result<Tensor> Stack(const std::vector<Tensor>& slices, const TensorDesc& declared, const std::string& what) {
@@ -182,18 +214,25 @@ Status IterateLoop(LoopContext& c) {
   }
   const size_t scans = c.out.size() - c.carried;
   c.scans.assign(scans, {});
+  size_t scan_bytes = 0;
   for (int64_t i = 0; i < trips && cond; ++i) {
+    GE_RETURN_IF_ERROR(c.limits().CheckIteration(i));
     const Tensor iter = Tensor::FromVector<int64_t>(DataType::kInt64, {}, {i});
     const Tensor keep(TensorDesc(DataType::kBool, {}), std::vector<uint8_t>{1});
     c.views = {ViewOf(iter), ViewOf(keep)};
     for (const Tensor& t : c.state) c.views.push_back(ViewOf(t));
     c.AddCaptureViews();
-    GE_RETURN_IF_ERROR(c.body->ExecuteShaped(c.views, c.results).Annotated("iteration " + std::to_string(i)));
+    // Annotated only on failure: the string would cost every iteration.
+    if (Status s = c.body->ExecuteShaped(c.views, c.results); !s.ok()) return s.Annotated("iteration " + std::to_string(i));
     GE_RETURN_IF_ERROR(c.CheckResults(1 + c.carried + scans, "body"));
     GE_ASSIGN_OR_RETURN(cond, ScalarOf(c.results[0].desc().dtype, c.results[0].desc().dims, c.results[0].data(),
                                        "the body's condition"));
     for (size_t k = 0; k < c.carried; ++k) c.state[k] = std::move(c.results[1 + k]);
-    for (size_t s = 0; s < scans; ++s) c.scans[s].push_back(std::move(c.results[1 + c.carried + s]));
+    for (size_t s = 0; s < scans; ++s) {
+      scan_bytes += c.results[1 + c.carried + s].size();
+      c.scans[s].push_back(std::move(c.results[1 + c.carried + s]));
+    }
+    if (Status s = c.Hold(BytesOf(c.state) + scan_bytes); !s.ok()) return s.Annotated("iteration " + std::to_string(i));
   }
   for (size_t k = 0; k < c.carried; ++k) GE_RETURN_IF_ERROR(c.SetOutput(k, c.state[k]));
   for (size_t s = 0; s < scans; ++s) {
@@ -206,7 +245,11 @@ Status IterateLoop(LoopContext& c) {
 
 int RunLoop(void* context) {
   auto* c = static_cast<LoopContext*>(context);
-  return c->Done(IterateLoop(*c));
+  Status s = IterateLoop(*c);
+  c->state.clear();
+  c->scans.clear();
+  c->Reset();
+  return c->Done(s);
 }
 
 Status ConvertLoop(Node& n, Lowering& l) {
@@ -290,11 +333,14 @@ Status IterateScan(ScanContext& c) {
       return InvalidArgument("scan inputs have lengths " + std::to_string(length) + " and " + std::to_string(len));
     length = len;
   }
+  GE_RETURN_IF_ERROR(c.limits().CheckIterations(length));
   c.state.clear();
   for (size_t k = 0; k < c.states; ++k) c.state.emplace_back(TensorDesc(c.in[k]->dtype, c.in[k]->dims), c.in[k]->data, c.in[k]->bytes);
   const size_t outs = c.out.size() - c.states;
   c.scans.assign(outs, {});
+  size_t scan_bytes = 0;
   for (int64_t t = 0; t < length; ++t) {
+    GE_RETURN_IF_ERROR(c.limits().CheckIteration(t));
     c.views.clear();
     for (const Tensor& s : c.state) c.views.push_back(ViewOf(s));
     for (size_t s = 0; s < c.scan_inputs; ++s) {
@@ -309,10 +355,15 @@ Status IterateScan(ScanContext& c) {
       c.views.push_back(TensorView{v.dtype, slice, static_cast<const uint8_t*>(v.data) + at * bytes});
     }
     c.AddCaptureViews();
-    GE_RETURN_IF_ERROR(c.body->ExecuteShaped(c.views, c.results).Annotated("iteration " + std::to_string(t)));
+    // Annotated only on failure: the string would cost every iteration.
+    if (Status s = c.body->ExecuteShaped(c.views, c.results); !s.ok()) return s.Annotated("iteration " + std::to_string(t));
     GE_RETURN_IF_ERROR(c.CheckResults(c.states + outs, "body"));
     for (size_t k = 0; k < c.states; ++k) c.state[k] = std::move(c.results[k]);
-    for (size_t s = 0; s < outs; ++s) c.scans[s].push_back(std::move(c.results[c.states + s]));
+    for (size_t s = 0; s < outs; ++s) {
+      scan_bytes += c.results[c.states + s].size();
+      c.scans[s].push_back(std::move(c.results[c.states + s]));
+    }
+    if (Status s = c.Hold(BytesOf(c.state) + scan_bytes); !s.ok()) return s.Annotated("iteration " + std::to_string(t));
   }
   for (size_t k = 0; k < c.states; ++k) GE_RETURN_IF_ERROR(c.SetOutput(k, c.state[k]));
   for (size_t s = 0; s < outs; ++s) {
@@ -351,6 +402,11 @@ Status IterateScan8(ScanContext& c) {
         return InvalidArgument("sequence_lens[" + std::to_string(b) + "] = " + std::to_string(lens[b]) + " is outside 0.." + std::to_string(steps));
     }
   }
+  int64_t total = 0;  // iterations over every batch element, saturated
+  for (int64_t len : lens) total = len > std::numeric_limits<int64_t>::max() - total ? std::numeric_limits<int64_t>::max() : total + len;
+  GE_RETURN_IF_ERROR(c.limits().CheckIterations(total));
+  int64_t done = 0;
+  size_t kept = 0;  // bytes of the finished batch elements' states and outputs
   auto row = [](const Value& v, int64_t b) {  // batch element b of v: dims without the batch axis
     const std::vector<int64_t> dims(v.dims.begin() + 1, v.dims.end());
     const size_t bytes = static_cast<size_t>(NumElements(dims)) * DataTypeSize(v.dtype);
@@ -366,7 +422,9 @@ Status IterateScan8(ScanContext& c) {
       c.state.emplace_back(TensorDesc(r.dtype, r.dims), r.data, static_cast<size_t>(NumElements(r.dims)) * DataTypeSize(r.dtype));
     }
     c.scans.assign(outs, {});
+    size_t scan_bytes = 0;
     for (int64_t t = 0; t < lens[b]; ++t) {
+      GE_RETURN_IF_ERROR(c.limits().CheckIteration(done++));
       c.views.clear();
       for (const Tensor& s : c.state) c.views.push_back(ViewOf(s));
       for (size_t s = 0; s < c.scan_inputs; ++s) {
@@ -381,7 +439,12 @@ Status IterateScan8(ScanContext& c) {
                              .Annotated("batch " + std::to_string(b) + ", iteration " + std::to_string(t)));
       GE_RETURN_IF_ERROR(c.CheckResults(c.states + outs, "body"));
       for (size_t k = 0; k < c.states; ++k) c.state[k] = std::move(c.results[k]);
-      for (size_t s = 0; s < outs; ++s) c.scans[s].push_back(std::move(c.results[c.states + s]));
+      for (size_t s = 0; s < outs; ++s) {
+        scan_bytes += c.results[c.states + s].size();
+        c.scans[s].push_back(std::move(c.results[c.states + s]));
+      }
+      if (Status s = c.Hold(kept + BytesOf(c.state) + scan_bytes); !s.ok())
+        return s.Annotated("batch " + std::to_string(b) + ", iteration " + std::to_string(t));
     }
     for (size_t k = 0; k < c.states; ++k) {
       if (b > 0 && c.state[k].desc() != state_desc[k])
@@ -405,6 +468,10 @@ Status IterateScan8(ScanContext& c) {
       dst.insert(dst.end(), stacked.data(), stacked.data() + stacked.size());
       dst.resize(dst.size() + static_cast<size_t>(full.Bytes()) - stacked.size(), 0);  // rows past the sequence
     }
+    kept = 0;
+    for (const auto& bytes : state_bytes) kept += bytes.size();
+    for (const auto& bytes : out_bytes) kept += bytes.size();
+    GE_RETURN_IF_ERROR(c.Hold(kept).Annotated("batch " + std::to_string(b)));
   }
   for (size_t k = 0; k < c.states; ++k) {
     std::vector<int64_t> dims = {batch};
@@ -421,7 +488,11 @@ Status IterateScan8(ScanContext& c) {
 
 int RunScan(void* context) {
   auto* c = static_cast<ScanContext*>(context);
-  return c->Done(c->opset8 ? IterateScan8(*c) : IterateScan(*c));
+  Status s = c->opset8 ? IterateScan8(*c) : IterateScan(*c);
+  c->state.clear();
+  c->scans.clear();
+  c->Reset();
+  return c->Done(s);
 }
 
 // Axes per input or output (default 0; checked against ranks per call).

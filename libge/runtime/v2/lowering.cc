@@ -106,6 +106,7 @@ Status Lowering::Run() {
       for (Node* src : n->control_inputs()) after(src, static_cast<uint32_t>(begin));
       for (size_t k = begin + 1; k < end; ++k) edges_.push_back(ExecEdge{static_cast<uint32_t>(k - 1), static_cast<uint32_t>(k)});
     }
+    main_labels_.resize(end, "node " + n->Label());
     done[n] = end > begin ? static_cast<long>(end) - 1 : -1;
     // A node without Main nodes of its own (Data, Const) is done at load;
     // one that only passes values on (NetOutput) finishes with them.
@@ -119,6 +120,7 @@ Status Lowering::Run() {
       for (const Node* r : readers[{e.node, e.index}]) after(r, free_node);
     }
     AddMain(FreeMemory, c);
+    main_labels_.resize(exec_.main.size(), "node " + n->Label());
   }
   return Status::Ok();
 }

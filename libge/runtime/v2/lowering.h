@@ -102,6 +102,9 @@ class Lowering {
   // C nodes of one graph node run in order, the first after every producer's
   // last, a FreeMemory after every reader of what it frees.
   const std::vector<ExecEdge>& edges() const { return edges_; }
+  // Per Main node, the graph node it runs for ("node add1 (Add)"), for
+  // errors that stop between nodes (a timeout).
+  const std::vector<std::string>& main_labels() const { return main_labels_; }
 
   // The input of `node` whose memory output `out` shares (a view op:
   // Reshape, Squeeze, Identity ...), or -1.
@@ -119,6 +122,7 @@ class Lowering {
   std::vector<std::shared_ptr<void>> owned_;
   std::vector<Value*> inputs_, outputs_;
   std::vector<ExecEdge> edges_;
+  std::vector<std::string> main_labels_;
   std::vector<std::function<size_t()>> held_;
 };
 

@@ -316,7 +316,8 @@ int AllocMemory(void* context) {
   for (size_t j = 0; j < c->out.size(); ++j) {
     Value* v = c->out[j];
     v->bytes = v->ComputeBytes();
-    if (Status s = c->state->memory->Alloc(*v); !s.ok()) return c->state->Fail(s);
+    if (Status s = c->state->memory->Alloc(*v); !s.ok())
+      return c->state->Fail(s.Annotated("node " + c->node->Label() + " output " + std::to_string(j)));
     c->out_ptrs[j] = v->data;
   }
   return 0;

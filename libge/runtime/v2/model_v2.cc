@@ -122,9 +122,9 @@ Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const LoadOption
   if (model.dynamic && options.profile)
     return Unsupported("profiling a dynamic model in v2 mode is not available yet (" + model.name +
                        "): its kernels are chosen per call; profile a static model, or this one with fixed input shapes");
-  if (model.dynamic && options.timeout.count() > 0)
-    return Unsupported("a timeout on a dynamic model in v2 mode is not available yet (" + model.name +
-                       "): its Main graph is not one HAL model; use a static model, or this one with fixed input shapes");
+  if (options.max_loop_iterations < 0)
+    return InvalidArgument("max_loop_iterations " + std::to_string(options.max_loop_iterations) + " of " +
+                           model.name + " is negative (0: no limit)");
   if (model.dynamic) return LoadDynamicV2(model, options);
   if (options.executor != LoadOptions::Executor::kSequential)
     return InvalidArgument("the topological executor runs dynamic models; " + model.name +

@@ -15,7 +15,16 @@ Result<std::unique_ptr<LoadedModel>> LoadV2(const Model& model, const LoadOption
 // A static model whose program is built already (the op dump wraps its kernels).
 Result<std::unique_ptr<LoadedModel>> LoadV2(std::shared_ptr<const rt::Program> program, const LoadOptions& options);
 
-// A dynamic model: lowered node by node (model_v2_executor.cc).
+class RunLimits;
+
+// A dynamic model: lowered node by node (model_v2_executor.cc). Its calls
+// start the deadline of `options.timeout` and charge a memory budget of
+// their own.
 Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options);
+// A subgraph model of control flow: runs inside a call of the model that
+// owns `limits` (which outlives it), against its deadline, iteration limit
+// and memory budget.
+Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options,
+                                                   RunLimits* limits);
 
 }  // namespace ge::v2

@@ -15,6 +15,7 @@
 #include "v2/executor_thread_pool.h"
 #include "v2/lowering.h"
 #include "v2/model_v2.h"
+#include "v2/run_limits.h"
 
 namespace ge::v2 {
 namespace {
@@ -22,9 +23,13 @@ namespace {
 class ModelV2Executor final : public LoadedModel {
  public:
   // `options`: the caller's, their device resolved to a registry name.
-  ModelV2Executor(const Model& model, hal::Device& device, const LoadOptions& options)
+  // `limits`: the calling model's, for a subgraph; null for a model of its
+  // own (its calls start the deadline).
+  ModelV2Executor(const Model& model, hal::Device& device, const LoadOptions& options, RunLimits* limits)
       : model_(CopyModel(model)),
-        memory_(device, options.executor != LoadOptions::Executor::kSequential),
+        own_limits_(limits ? nullptr : std::make_unique<RunLimits>(options)),
+        limits_(limits ? limits : own_limits_.get()),
+        memory_(device, options.executor != LoadOptions::Executor::kSequential, &limits_->memory()),
         device_(device),
         options_(options) {}
   ~ModelV2Executor() override {
@@ -34,6 +39,7 @@ class ModelV2Executor final : public LoadedModel {
 
   Status Load() {
     state_.memory = &memory_;
+    state_.limits = limits_;
     // Parallel workers each lead an OpenMP team: kernels (created during the
     // runs) then take their share of the cores, not all of them.
     const bool topological = options_.executor == LoadOptions::Executor::kTopological;
@@ -50,6 +56,8 @@ class ModelV2Executor final : public LoadedModel {
                      " Data nodes for " + std::to_string(model_.inputs.size()) + " inputs");
     for (Value* v : lowering_->inputs())
       if (!v) return Corrupt("model " + model_.name + ": an input has no Data node");
+    // A deadline is read before every Main node; without one they run bare.
+    if (limits_->has_deadline()) guards_.Install(g.main, lowering_->main_labels(), *limits_, state_);
     data_nodes_ = model_.graph->InputNodes();
     ranges_ = rt::DimRanges(*model_.graph);
     staging_.resize(model_.inputs.size());
@@ -69,6 +77,7 @@ class ModelV2Executor final : public LoadedModel {
   const std::vector<IoDesc>& inputs() const override { return model_.inputs; }
   const std::vector<IoDesc>& outputs() const override { return model_.outputs; }
   size_t device_bytes() const override { return memory_.device_bytes() + lowering_->held_bytes(); }
+  size_t bytes_in_use() const override { return limits_->memory().in_use(); }
   bool dynamic() const override { return true; }
 
   Status Execute(const std::vector<const void*>&, const std::vector<void*>&) override {
@@ -81,6 +90,7 @@ class ModelV2Executor final : public LoadedModel {
     GE_RETURN_IF_ERROR(rt::CheckDimRanges(model_.inputs, ranges_, in));
     for (size_t i = 0; i < in.size(); ++i) GE_RETURN_IF_ERROR(Bind(i, in[i]));
     state_.error = Status::Ok();
+    if (own_limits_) limits_->Start();
     const long failed = pool_ ? ParallelTopologicalExecute(&topo_, &scratch_, pool_.get()) : SequentialExecute(&exec_);
     Status result = failed >= 0 ? state_.error : Status::Ok();
     out.clear();
@@ -90,7 +100,10 @@ class ModelV2Executor final : public LoadedModel {
     // Whatever Main left allocated (the outputs; everything after a failure)
     // goes back to the cache.
     for (Value* v : lowering_->outputs()) memory_.Free(v->owner ? *v->owner : *v);
-    if (failed >= 0) ReleaseAll();
+    if (failed >= 0) {
+      ReleaseAll();
+      if (own_limits_) limits_->memory().TrimCaches();
+    }
     return result;
   }
 
@@ -132,6 +145,10 @@ class ModelV2Executor final : public LoadedModel {
   }
 
   Model model_;
+  // Declared before memory_ (and the subgraph models lowering_ holds): the
+  // budget outlives every allocator charging it.
+  std::unique_ptr<RunLimits> own_limits_;
+  RunLimits* limits_;
   ValueMemory memory_;
   hal::Device& device_;
   RunState state_;
@@ -146,15 +163,21 @@ class ModelV2Executor final : public LoadedModel {
   std::vector<Node*> data_nodes_;
   std::vector<std::vector<int64_t>> ranges_;
   std::vector<hal::DeviceBuffer> staging_;
+  DeadlineGuards guards_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options) {
+  return LoadDynamicV2(model, options, static_cast<RunLimits*>(nullptr));
+}
+
+Result<std::unique_ptr<LoadedModel>> LoadDynamicV2(const Model& model, const LoadOptions& options,
+                                                   RunLimits* limits) {
   GE_ASSIGN_OR_RETURN(hal::Device * device, rt::ResolveDevice(model, options.device));
   LoadOptions resolved = options;
   if (resolved.device.empty()) resolved.device = model.target;
-  auto m = std::make_unique<ModelV2Executor>(model, *device, resolved);
+  auto m = std::make_unique<ModelV2Executor>(model, *device, resolved, limits);
   GE_RETURN_IF_ERROR(m->Load().Annotated("v2 load of " + model.name));
   return std::unique_ptr<LoadedModel>(std::move(m));
 }

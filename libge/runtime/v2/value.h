@@ -15,6 +15,8 @@
 
 namespace ge::v2 {
 
+class RunLimits;
+
 struct Value {
   DataType dtype = DataType::kUndefined;
   std::vector<int64_t> dims;  // this call's shape
@@ -36,13 +38,20 @@ struct Value {
 // shapes seen before allocates nothing from the device.
 class ValueMemory {
  public:
-  // thread_safe: for executors that allocate on several threads.
-  ValueMemory(hal::Device& device, bool thread_safe)
-      : allocator_(device, CachingAllocator::Options{0, thread_safe}) {}
+  // thread_safe: for executors that allocate on several threads. The
+  // device blocks held count against `budget` (the model tree's
+  // --max_memory), which must outlive this.
+  ValueMemory(hal::Device& device, bool thread_safe, MemoryBudget* budget);
+  ~ValueMemory();
+  ValueMemory(const ValueMemory&) = delete;
+  ValueMemory& operator=(const ValueMemory&) = delete;
   // Gives `v` a block of v.bytes (64-byte aligned; zero bytes still get a
-  // valid address) and points v.data at it.
+  // valid address) and points v.data at it. Past the memory limit (after
+  // trimming the cache) it fails naming the request and the limit.
   Status Alloc(Value& v);
   void Free(Value& v);
+  // Cached blocks back to the device (CachingAllocator::Trim).
+  void Trim() { allocator_.Trim(); }
   // Bytes in use / the most ever in use / bytes the device gave.
   size_t bytes_in_use() const { return allocator_.stats().bytes_in_use; }
   size_t peak_bytes() const { return allocator_.stats().peak_bytes_in_use; }
@@ -51,12 +60,14 @@ class ValueMemory {
 
  private:
   CachingAllocator allocator_;
+  MemoryBudget* budget_;
 };
 
 // What every Main node reaches: value memory and the first error of a call
 // (a failing node writes it and returns non-zero; the executor stops).
 struct RunState {
   ValueMemory* memory = nullptr;
+  RunLimits* limits = nullptr;  // the model tree's (run_limits.h)
   Status error;
   std::mutex mu;  // parallel executors: the first failure wins
   int Fail(Status s) {

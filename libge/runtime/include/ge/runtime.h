@@ -58,6 +58,11 @@ class LoadedModel {
   virtual Status Execute(const std::vector<const void*>& inputs, const std::vector<void*>& outputs) = 0;
   // Bytes of device memory the model holds (weights + feature map).
   virtual size_t device_bytes() const = 0;
+  // Bytes of value memory in live blocks right now (v2, a dynamic model:
+  // its subgraph models' included; 0 for the others, whose memory is
+  // planned). Between calls only what Execute keeps: after any call, failed
+  // or not, it is back to its level before the call.
+  virtual size_t bytes_in_use() const { return 0; }
   // The tasks of the last Execute with their times, when the model was
   // loaded to profile (LoadOptions::profile); empty otherwise.
   virtual std::vector<TaskProfile> Profile() const { return {}; }
@@ -76,6 +81,11 @@ struct LoadOptions {
   std::string device;
   // The memory limit in bytes (ge-run --max_memory); 0: the machine's memory.
   // A model with a tensor or segment above it is refused before allocating.
+  // v2 on a dynamic model: the value memory of the model and its subgraphs
+  // (live and cached blocks) and what a Loop or Scan holds between
+  // iterations stay below it; an allocation that would pass it (after the
+  // cache is trimmed) ends the call with kInvalidArgument naming the node
+  // and the limit.
   int64_t max_memory = 0;
   // How v2 runs a dynamic model's Main graph (ge-run --executor): the
   // sequential C loop, or the topological executor (ready counters over a
@@ -90,10 +100,18 @@ struct LoadOptions {
   // separate instantiation, so without it the per-inference path reads no
   // clock. v2 refuses it for a dynamic model.
   bool profile = false;
-  // Default timeout of every execute of a static model, in either runtime
-  // (0: none). On expiry the run is aborted, the call returns kTimeout and
-  // the model stays usable. v2 refuses it for a dynamic model.
+  // Default timeout of every execute, in either runtime (0: none). On expiry
+  // the run is aborted, the call returns kTimeout and the model stays
+  // usable. v2 checks it on a dynamic model between Main nodes (kernels)
+  // and before every Loop or Scan iteration, subgraphs included: one kernel
+  // is not interrupted, so a call may overrun by its longest kernel.
   std::chrono::milliseconds timeout{0};
+  // v2, a dynamic model: the most iterations one Loop or Scan node runs per
+  // call (0: no limit); more end the call with kInvalidArgument naming the
+  // node. 2^31 by default: above any int32 trip count (what exporters
+  // write for a bounded loop), so only a runaway loop meets it.
+  static constexpr int64_t kDefaultMaxLoopIterations = int64_t{1} << 31;
+  int64_t max_loop_iterations = kDefaultMaxLoopIterations;
   // Sink only: capacity of the run-loop / ExecuteAsync queue; Submit blocks
   // when full.
   size_t queue_depth = 16;
