@@ -6,10 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "ge/ir/tensor_desc.h"
 #include "ge_base/status.h"
+#include "ge_base/tensor_bytes.h"
 #include "hal/device.h"
 #include "v2/caching_allocator.h"
 
@@ -27,8 +29,15 @@ struct Value {
   // An alias (Reshape, Squeeze ...) shares `owner`'s memory; null otherwise.
   Value* owner = nullptr;
 
-  size_t ComputeBytes() const {
-    return static_cast<size_t>(NumElements(dims)) * DataTypeSize(dtype);
+  // This call's bytes, checked (ge_base/tensor_bytes.h): a run-time shape
+  // with a negative dim or too many bytes is refused, never wrapped.
+  Result<size_t> ComputeBytes() const { return TensorBytes(dims, dtype); }
+  // Sets `bytes` from the dims; the error names `who` (the node) and the shape.
+  Status SetBytes(const std::string& who) {
+    Result<size_t> b = ComputeBytes();
+    if (!b.ok()) return b.status().Annotated(who);
+    bytes = *b;
+    return Status::Ok();
   }
 };
 
