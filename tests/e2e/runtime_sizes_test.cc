@@ -126,14 +126,16 @@ std::string ConvOnnx() {
   return m.Bytes();
 }
 
-// `op` (Expand of a f32[1,1] x, or ConstantOfShape) to the shape held by
-// s: an input (a dynamic model) or, when `constant` is set, an initializer.
+// `op` (Expand or Tile of a f32[1,1] x, or ConstantOfShape) to the shape
+// (or repeats) held by s: an input (a dynamic model) or, when `constant` is
+// set, an initializer.
 std::string ShapeOpOnnx(const std::string& op, const std::vector<int64_t>* constant) {
   SizesOnnx m;
-  if (op == "Expand") m.Input("x", kF32, {1, 1});
+  const bool takes_x = op != "ConstantOfShape";
+  if (takes_x) m.Input("x", kF32, {1, 1});
   if (constant) m.Ints("s", *constant);
   else m.Input("s", kI64, {2});
-  m.Node(op, op == "Expand" ? std::vector<std::string>{"x", "s"} : std::vector<std::string>{"s"}, "y");
+  m.Node(op, takes_x ? std::vector<std::string>{"x", "s"} : std::vector<std::string>{"s"}, "y");
   m.Output("y", kF32, 2);
   return m.Bytes();
 }
@@ -215,12 +217,12 @@ TEST_F(RuntimeSizesTest, HugeBatchIsOneErrorAtCompileAndRunTime) {
                      {"input x", "f32[" + huge + ",16] is too large"});
 }
 
-// Expand and ConstantOfShape to [2^61,2] and [2^31,2^31]: a constant shape
+// Expand, Tile and ConstantOfShape to [2^61,2] and [2^31,2^31]: a constant shape
 // is refused by ge-atc, a fed one by ge-run naming the node; never an
 // absurd output with exit 0.
 TEST_F(RuntimeSizesTest, ShapeOpsToHugeShapesAreOneErrorAtCompileAndRunTime) {
   const std::vector<std::vector<int64_t>> shapes = {{k2e61, 2}, {int64_t{1} << 31, int64_t{1} << 31}};
-  for (const std::string op : {"Expand", "ConstantOfShape"}) {
+  for (const std::string op : {"Expand", "Tile", "ConstantOfShape"}) {
     for (const std::vector<int64_t>& s : shapes) {
       SCOPED_TRACE(op + " to " + std::to_string(s[0]) + "," + std::to_string(s[1]));
       ExpectOneErrorLine(Atc("const", ShapeOpOnnx(op, &s)), "ge-atc", {"const.onnx", "too large"});
@@ -228,7 +230,7 @@ TEST_F(RuntimeSizesTest, ShapeOpsToHugeShapesAreOneErrorAtCompileAndRunTime) {
       Compile("fed", ShapeOpOnnx(op, nullptr));
       ASSERT_TRUE(WriteNpy(Path("s.npy"), TensorDesc(DataType::kInt64, {2}), s.data()).ok());
       std::vector<std::string> args = {"--model", Path("fed.om"), "--input", Path("s.npy"), "--json"};
-      if (op == "Expand") {
+      if (op != "ConstantOfShape") {
         const float one = 1.f;
         ASSERT_TRUE(WriteNpy(Path("x.npy"), TensorDesc(DataType::kFloat32, {1, 1}), &one).ok());
         args[3] = Path("x.npy") + "," + Path("s.npy");

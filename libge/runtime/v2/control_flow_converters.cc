@@ -84,7 +84,7 @@ struct FlowContext {
     Value* v = out[j];
     v->dtype = t.desc().dtype;
     v->dims = t.desc().dims;
-    GE_RETURN_IF_ERROR(v->SetBytes("node " + node->Label() + " output " + std::to_string(j)));
+    if (Status s = v->SetBytes(); !s.ok()) return s.Annotated("node " + node->Label() + " output " + std::to_string(j));
     if (v->bytes != t.size()) return Internal("node " + node->Label() + ": output " + std::to_string(j) + " size mismatch");
     node->output_desc(j).dims = v->dims;  // what consumers infer their shapes from
     GE_RETURN_IF_ERROR(state->memory->Alloc(*v));

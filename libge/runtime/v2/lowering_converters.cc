@@ -80,7 +80,7 @@ struct SinkCall {
   int AllocOutputs() {
     for (size_t j = 0; j < out.size(); ++j) {
       Value* v = out[j];
-      if (Status s = v->SetBytes(node_label + " output " + std::to_string(j)); !s.ok()) return state->Fail(s);
+      if (Status s = v->SetBytes(); !s.ok()) return state->Fail(s.Annotated(node_label + " output " + std::to_string(j)));
       if (Status s = state->memory->Alloc(*v); !s.ok()) return state->Fail(s);
     }
     return 0;
@@ -269,8 +269,9 @@ int InferShape(void* context) {
                                             " after inference at run time"));
     // Shapes from run-time values (Expand, ConstantOfShape, Tile, Range)
     // can be too large for any memory: refused here, naming the node.
-    if (Result<size_t> b = TensorBytes(d.dims, d.dtype); d.is_static() && !b.ok())
-      return c->state->Fail(b.status().Annotated("node " + n.Label() + " output " + std::to_string(j)));
+    if (d.is_static())
+      if (Result<size_t> b = TensorBytes(d.dims, d.dtype); !b.ok())
+        return c->state->Fail(b.status().Annotated("node " + n.Label() + " output " + std::to_string(j)));
     c->out[j]->dtype = d.dtype;
     c->out[j]->dims = d.dims;
   }
@@ -322,8 +323,8 @@ int AllocMemory(void* context) {
   }
   for (size_t j = 0; j < c->out.size(); ++j) {
     Value* v = c->out[j];
-    if (Status s = v->SetBytes("node " + c->node->Label() + " output " + std::to_string(j)); !s.ok())
-      return c->state->Fail(s);
+    if (Status s = v->SetBytes(); !s.ok())
+      return c->state->Fail(s.Annotated("node " + c->node->Label() + " output " + std::to_string(j)));
     if (Status s = c->state->memory->Alloc(*v); !s.ok()) return c->state->Fail(s);
     c->out_ptrs[j] = v->data;
   }
@@ -342,8 +343,8 @@ int View(void* context) {
   for (size_t j = 0; j < c->out.size(); ++j) {
     const Value* in = c->in[c->view_of[j]];
     Value* v = c->out[j];
-    if (Status s = v->SetBytes("node " + c->node->Label() + " output " + std::to_string(j)); !s.ok())
-      return c->state->Fail(s);
+    if (Status s = v->SetBytes(); !s.ok())
+      return c->state->Fail(s.Annotated("node " + c->node->Label() + " output " + std::to_string(j)));
     if (v->bytes != in->bytes)
       return c->state->Fail(Internal("node " + c->node->Label() + ": a view of " + std::to_string(in->bytes) +
                                      " bytes as " + std::to_string(v->bytes)));

@@ -111,7 +111,7 @@ class ModelV2Executor final : public LoadedModel {
     Value* v = lowering_->inputs()[i];
     v->dtype = t.dtype;
     v->dims = t.dims;
-    GE_RETURN_IF_ERROR(v->SetBytes("input " + std::to_string(i) + " (" + model_.inputs[i].name + ")"));
+    if (Status s = v->SetBytes(); !s.ok()) return s.Annotated("input " + std::to_string(i) + " (" + model_.inputs[i].name + ")");
     data_nodes_[i]->output_desc(0).dims = t.dims;
     if (reinterpret_cast<uintptr_t>(t.data) % hal::kDefaultAlignment == 0) {
       v->data = const_cast<void*>(t.data);

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <string>
 #include <vector>
 
 #include "ge/ir/tensor_desc.h"
@@ -32,10 +31,11 @@ struct Value {
   // This call's bytes, checked (ge_base/tensor_bytes.h): a run-time shape
   // with a negative dim or too many bytes is refused, never wrapped.
   Result<size_t> ComputeBytes() const { return TensorBytes(dims, dtype); }
-  // Sets `bytes` from the dims; the error names `who` (the node) and the shape.
-  Status SetBytes(const std::string& who) {
+  // Sets `bytes` from the dims; the error names the shape (callers add
+  // the node only on failure: this runs per node and call).
+  Status SetBytes() {
     Result<size_t> b = ComputeBytes();
-    if (!b.ok()) return b.status().Annotated(who);
+    if (!b.ok()) return b.status();
     bytes = *b;
     return Status::Ok();
   }
