@@ -11,6 +11,7 @@
 #include "ge/tools/benchmark.h"
 #include "ge/plan/memory_limit.h"
 #include "ge_base/checked_math.h"
+#include "ge_base/tensor_bytes.h"
 
 namespace ge::run {
 
@@ -151,8 +152,10 @@ Result<double> ShapedInputs::Fill(const InputPlan& plan, size_t k, const std::ve
         return InvalidArgument("input " + io.name + " is " + io.desc.ToString() +
                                ": give its data with --input, or its dims with --dymShape " + io.name +
                                ":... (a gear model: --dymBatch, --dymHW or --dymDims)");
+      Result<size_t> size = TensorBytes(a.desc.dims, a.desc.dtype);  // --dymShape x:4611686018427387904,16
+      if (!size.ok()) return size.status().Annotated("input " + io.name);
       if (plan.random) a.bytes = tools::RandomTensorBytes(a.desc, plan.seed + static_cast<uint32_t>(i));
-      else a.bytes.assign(static_cast<size_t>(a.desc.Bytes()), 0);
+      else a.bytes.assign(*size, 0);
     } else {
       auto read = ReadShapedInputFile(plan.sets[k][i], io.desc, want);
       if (!read.ok()) return read.status().Annotated("--input: input " + std::to_string(i) + " (" + io.name + ")");

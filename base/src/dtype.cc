@@ -46,6 +46,14 @@ bool IsFloatingPoint(DataType t) {
   return t == DataType::kFloat32 || t == DataType::kFloat16 || t == DataType::kBFloat16 || t == DataType::kFloat64;
 }
 
-int64_t NumElements(const std::vector<int64_t>& dims) { return CheckedProduct(dims).value_or(-1); }
+int64_t NumElements(const std::vector<int64_t>& dims) {
+  bool empty = false;
+  for (int64_t d : dims) {
+    if (d < 0) return -1;
+    empty |= d == 0;
+  }
+  // Counted as CheckedElementCount counts: any 0 dim is an empty tensor.
+  return empty ? 0 : CheckedProduct(dims).value_or(-1);
+}
 
 }  // namespace ge

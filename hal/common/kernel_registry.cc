@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <type_traits>
 
 #include "hal/kernel.h"
@@ -79,6 +80,44 @@ Status CheckLayouts(const KernelSpec& spec, LayoutSupport layouts) {
   return Status::Ok();
 }
 
+// Every tensor of a spec has a size that fits (ge_base/tensor_bytes.h):
+// shapes inferred at run time reach kernels only through here. Outputs of
+// computed-shape kernels are -1 until they run, and are left to them.
+Status CheckTensorSizes(const KernelSpec& spec) {
+  auto check = [&spec](const TensorInfo& t, const std::string& what) -> Status {
+    if (!t.present()) return Status::Ok();
+    Result<size_t> b = t.CheckedBytes();
+    if (!b.ok()) return b.status().Annotated("node " + spec.name + " (" + spec.op + ") " + what);
+    return Status::Ok();
+  };
+  for (size_t i = 0; i < spec.inputs.size(); ++i) GE_RETURN_IF_ERROR(check(spec.inputs[i], "input " + std::to_string(i)));
+  for (size_t j = 0; j < spec.outputs.size(); ++j) {
+    const std::vector<int64_t>& d = spec.outputs[j].dims;
+    if (std::find(d.begin(), d.end(), int64_t{-1}) != d.end()) continue;
+    GE_RETURN_IF_ERROR(check(spec.outputs[j], "output " + std::to_string(j)));
+  }
+  return Status::Ok();
+}
+
+// True when the kernel has outputs and all of them hold zero elements (batch
+// 0): there is nothing to compute, and libraries such as oneDNN divide by a
+// zero dim while setting up (SIGFPE), so no op kernel is created at all.
+bool AllOutputsEmpty(const KernelSpec& spec) {
+  bool any = false;
+  for (const TensorInfo& t : spec.outputs) {
+    if (!t.present()) continue;
+    if (t.NumElements() != 0) return false;
+    any = true;
+  }
+  return any;
+}
+
+// The kernel of a node whose outputs are all empty: writes nothing.
+class EmptyOutputsKernel final : public Kernel {
+ public:
+  Status Run(const void* const*, void* const*) override { return Status::Ok(); }
+};
+
 // The registry's statuses name the node once, whether or not the kernel's
 // own message already does (kernel.h): callers add nothing.
 Status NamedByNode(const KernelSpec& spec, const Status& s) {
@@ -98,7 +137,9 @@ Status KernelRegistry::Supports(const KernelSpec& spec) const {
 }
 
 Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const KernelSpec& spec) const {
+  GE_RETURN_IF_ERROR(CheckTensorSizes(spec));
   GE_RETURN_IF_ERROR(Supports(spec));
+  if (AllOutputsEmpty(spec)) return std::unique_ptr<Kernel>(new EmptyOutputsKernel());
   auto kernel = entries_.at(spec.op).create(spec);
   if (!kernel.ok()) return NamedByNode(spec, kernel.status());
   return kernel;
@@ -107,7 +148,9 @@ Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const KernelSpec& spec) c
 Result<std::vector<PackedConstant>> KernelRegistry::Pack(const KernelSpec& spec) const {
   auto it = entries_.find(spec.op);
   if (it == entries_.end() || !it->second.pack) return std::vector<PackedConstant>{};
+  GE_RETURN_IF_ERROR(CheckTensorSizes(spec));
   GE_RETURN_IF_ERROR(Supports(spec));
+  if (AllOutputsEmpty(spec)) return std::vector<PackedConstant>{};  // Create makes no op kernel to pack for
   auto packed = it->second.pack(spec);
   if (!packed.ok()) return NamedByNode(spec, packed.status());
   return packed;

@@ -1,6 +1,7 @@
 #include "ge/ir/tensor_desc.h"
 
 #include "ge_base/checked_math.h"
+#include "ge_base/tensor_bytes.h"
 
 namespace ge {
 
@@ -53,9 +54,9 @@ bool TensorDesc::is_static() const {
 }
 
 int64_t TensorDesc::Bytes() const {
-  const int64_t n = NumElements();
-  if (n < 0) return -1;
-  return CheckedMul(n, static_cast<int64_t>(DataTypeSize(dtype))).value_or(-1);
+  if (!is_static()) return -1;
+  Result<size_t> b = TensorBytes(dims, dtype);  // the runtimes' check: above its cap is too large here too
+  return b.ok() ? static_cast<int64_t>(*b) : -1;
 }
 
 std::string DimsToString(const std::vector<int64_t>& dims) {

@@ -108,7 +108,8 @@ Result<std::vector<OpOutput>> RunWithOpDump(const Model& model, const OpDumpOpti
   bool perturb_found = options.perturb_op.empty();
   for (size_t k = 0; k < captures.size(); ++k) {
     for (const hal::TensorInfo& info : program->specs[k].outputs) {
-      GE_ASSIGN_OR_RETURN(hal::DeviceBuffer b, device->Allocate(std::max<size_t>(info.Bytes(), 1)));
+      GE_ASSIGN_OR_RETURN(const size_t bytes, info.CheckedBytes());
+      GE_ASSIGN_OR_RETURN(hal::DeviceBuffer b, device->Allocate(std::max<size_t>(bytes, 1)));
       captures[k].outputs.push_back(std::move(b));
     }
     if (!options.perturb_op.empty() && program->specs[k].name == options.perturb_op)

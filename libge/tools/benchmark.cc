@@ -7,8 +7,10 @@ namespace ge::tools {
 
 std::vector<uint8_t> RandomTensorBytes(const TensorDesc& d, uint32_t seed) {
   std::mt19937 rng(seed);
-  const int64_t n = std::max<int64_t>(d.NumElements(), 0);
+  // Counted from the checked bytes (0 for a shape too large to exist), so the
+  // loop never writes past them.
   std::vector<uint8_t> bytes(static_cast<size_t>(std::max<int64_t>(d.Bytes(), 0)));
+  const int64_t n = static_cast<int64_t>(bytes.size() / std::max<size_t>(DataTypeSize(d.dtype), 1));
   for (int64_t i = 0; i < n; ++i) {
     switch (d.dtype) {
       case DataType::kFloat32: reinterpret_cast<float*>(bytes.data())[i] = std::uniform_real_distribution<float>(-1, 1)(rng); break;

@@ -119,7 +119,7 @@ Status CheckTensorData(const TensorProto& t, const std::string& what) {
     return Unsupported(what + " has element type " + OnnxElemTypeName(t.data_type()) + ", which ge cannot hold");
   const std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
   const size_t elem = DataTypeSize(dtype);
-  GE_ASSIGN_OR_RETURN(int64_t n, parser_common::CheckedNumElements(dims, elem, what));
+  GE_ASSIGN_OR_RETURN(int64_t n, parser_common::CheckedNumElements(dims, dtype, what));
   const TensorDesc desc(dtype, dims);
   if (t.has_raw_data()) {
     const uint64_t need = static_cast<uint64_t>(n) * elem;

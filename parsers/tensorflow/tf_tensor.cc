@@ -102,7 +102,7 @@ Result<Tensor> TensorFromTf(const tf::TensorProto& t, const std::string& what) {
   GE_ASSIGN_OR_RETURN(std::vector<int64_t> dims, DimsFromTfShape(t.tensor_shape(), what));
   if (dims.size() == 1 && dims[0] == kUnknownRank) return Corrupt(what + ": a constant must have a known rank");
   const size_t elem = DataTypeSize(dtype);
-  GE_ASSIGN_OR_RETURN(int64_t n, parser_common::CheckedNumElements(dims, elem, what));
+  GE_ASSIGN_OR_RETURN(int64_t n, parser_common::CheckedNumElements(dims, dtype, what));
   TensorDesc desc(dtype, dims);
   if (!t.tensor_content().empty()) {
     const uint64_t need = static_cast<uint64_t>(n) * elem;

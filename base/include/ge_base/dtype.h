@@ -35,7 +35,9 @@ DataType DataTypeFromName(const std::string& name);
 bool IsFloatingPoint(DataType t);
 
 // Product of dims; -1 when any dim is negative (unknown) or the product does
-// not fit in int64 (TensorDesc::too_large tells the two apart).
+// not fit in int64 (TensorDesc::too_large tells the two apart). 0 when a dim
+// is 0, whatever the others. Sizes that allocate use TensorBytes
+// (ge_base/tensor_bytes.h), which says why a shape is refused.
 int64_t NumElements(const std::vector<int64_t>& dims);
 
 }  // namespace ge

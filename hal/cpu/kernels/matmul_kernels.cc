@@ -7,8 +7,13 @@
 // Transposes are strided memory descriptors, not copies. When B has no batch
 // (BERT's [1,128,256] x [256,256]) A's batch folds into M: one 2-D GEMM.
 // Constant B is reordered once into the layout the primitive prefers.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
 #include "cpu_kernels.h"
 #include "kernels/dnnl_context.h"
+#include "hal/memory.h"
 #include "kernels/packed_weights.h"
 
 namespace ge::hal {
@@ -329,13 +334,57 @@ class MatMulKernel final : public DnnlKernel {
   std::vector<Step> step_;
 };
 
+// A product over an empty inner dim K with a non-empty output sums over
+// nothing: the result is act(beta * C), or act(0). It is computed as the same
+// product over K = 1 with zero operands, so C's broadcast and the activation
+// stay the plan's. With the output non-empty, K is the only dim of A and B
+// that can be 0 (a 0 in M, N or a batch dim empties the output, and the
+// registry creates no op kernel for that), so every 0 of both becomes 1.
+bool EmptyInnerDim(const KernelSpec& spec) {
+  return spec.inputs.size() >= 2 && spec.outputs.size() == 1 && spec.outputs[0].NumElements() > 0 &&
+         spec.inputs[0].NumElements() == 0 && spec.inputs[1].NumElements() == 0;
+}
+
+KernelSpec WithUnitInnerDim(const KernelSpec& spec) {
+  KernelSpec s = spec;
+  for (size_t i = 0; i < 2; ++i)
+    for (int64_t& d : s.inputs[i].dims)
+      if (d == 0) d = 1;
+  if (s.const_inputs.size() > 1) s.const_inputs[1] = nullptr;  // the zeros are bound per run
+  s.packed_inputs.clear();
+  return s;
+}
+
+// Runs `inner` (created for WithUnitInnerDim) with zero A and B.
+class EmptyInnerDimKernel final : public Kernel {
+ public:
+  EmptyInnerDimKernel(std::unique_ptr<Kernel> inner, const KernelSpec& unit)
+      : inner_(std::move(inner)), zeros_(nullptr, &std::free), inputs_(unit.inputs.size(), nullptr) {
+    // One aligned buffer of zeros, as large as the larger of A and B, serves both.
+    const size_t bytes =
+        (std::max(unit.inputs[0].Bytes(), unit.inputs[1].Bytes()) / kDefaultAlignment + 1) * kDefaultAlignment;
+    zeros_.reset(std::aligned_alloc(kDefaultAlignment, bytes));
+    if (zeros_) std::memset(zeros_.get(), 0, bytes);
+  }
+  bool ok() const { return zeros_ != nullptr; }
+  Status Run(const void* const* inputs, void* const* outputs) override {
+    for (size_t i = 0; i < inputs_.size(); ++i) inputs_[i] = i < 2 ? zeros_.get() : inputs[i];
+    return inner_->Run(inputs_.data(), outputs);
+  }
+
+ private:
+  std::unique_ptr<Kernel> inner_;
+  std::unique_ptr<void, decltype(&std::free)> zeros_;
+  std::vector<const void*> inputs_;
+};
+
 template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
 Status Supports(const KernelSpec& spec) {
-  return Guard(spec, [&] { return Plan(spec).status(); });
+  return Guard(spec, [&] { return Plan(EmptyInnerDim(spec) ? WithUnitInnerDim(spec) : spec).status(); });
 }
 
 template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
-Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
+Result<std::unique_ptr<Kernel>> CreateMatMul(const KernelSpec& spec) {
   return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
     GE_ASSIGN_OR_RETURN(MatMulPlan p, Plan(spec));
     auto k = std::make_unique<MatMulKernel>(spec);
@@ -345,10 +394,20 @@ Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
 }
 
 template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
+Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
+  if (!EmptyInnerDim(spec)) return CreateMatMul<Plan>(spec);
+  const KernelSpec unit = WithUnitInnerDim(spec);
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> inner, CreateMatMul<Plan>(unit));
+  auto k = std::make_unique<EmptyInnerDimKernel>(std::move(inner), unit);
+  if (!k->ok()) return Internal("out of memory for the zero operands of an empty inner dim");
+  return std::unique_ptr<Kernel>(std::move(k));
+}
+
+template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
 Result<std::vector<PackedConstant>> Pack(const KernelSpec& spec) {
   return Guard(spec, [&]() -> Result<std::vector<PackedConstant>> {
     const void* b = spec.ConstInput(1);
-    if (!b) return std::vector<PackedConstant>{};
+    if (!b || EmptyInnerDim(spec)) return std::vector<PackedConstant>{};  // nothing to pack: B is empty
     GE_ASSIGN_OR_RETURN(MatMulPlan p, Plan(spec));
     const auto pd = MatMulPd(p, PlanC(p), true);
     dnnl::memory plain(p.wei, Engine(), const_cast<void*>(b));

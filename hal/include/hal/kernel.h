@@ -15,6 +15,7 @@
 
 #include "ge_base/dtype.h"
 #include "ge_base/status.h"
+#include "ge_base/tensor_bytes.h"
 
 namespace ge::hal {
 
@@ -30,7 +31,15 @@ struct TensorInfo {
   // dims stay logical; C is a multiple of b, so Bytes() does not change.
   int32_t channel_block = 0;
   int64_t NumElements() const { return ge::NumElements(dims); }
-  size_t Bytes() const { return static_cast<size_t>(NumElements()) * DataTypeSize(dtype); }
+  // The checked size (ge_base/tensor_bytes.h). KernelRegistry::Create
+  // refuses a spec any of whose known sizes is refused here, so a kernel's
+  // Bytes() of its spec is always the true size; outside a created kernel's
+  // spec, an unsizable tensor gives 0, never a wrapped count.
+  Result<size_t> CheckedBytes() const { return TensorBytes(dims, dtype); }
+  size_t Bytes() const {
+    Result<size_t> b = CheckedBytes();
+    return b.ok() ? *b : 0;
+  }
   bool present() const { return dtype != DataType::kUndefined; }
 };
 

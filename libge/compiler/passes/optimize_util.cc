@@ -189,7 +189,9 @@ Result<std::vector<Tensor>> EvaluateOnHost(hal::Device& host, const Node& n, con
   std::vector<const void*> in_ptrs(inputs.size(), nullptr);
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i] && !spec.inputs[i].present()) continue;
-    const size_t bytes = spec.inputs[i].Bytes();
+    Result<size_t> checked = spec.inputs[i].CheckedBytes();
+    if (!checked.ok()) return checked.status().Annotated("evaluate: " + n.Label() + " input " + std::to_string(i));
+    const size_t bytes = *checked;
     if (inputs[i] && inputs[i]->size() != bytes)
       return Internal("evaluate: " + n.Label() + " input " + std::to_string(i) + " size mismatch");
     GE_ASSIGN_OR_RETURN(auto b, host.Allocate(std::max<size_t>(bytes, 1)));

@@ -1,5 +1,7 @@
 #include "common/shaped_io.h"
 
+#include "ge_base/tensor_bytes.h"
+
 namespace ge {
 namespace rt {
 
@@ -14,7 +16,9 @@ Status CheckShapedInputs(const std::vector<IoDesc>& descs, const std::vector<Ten
       return InvalidArgument(what + " is " + DataTypeName(t.dtype) + ", the model takes " + DataTypeName(d.dtype));
     for (int64_t x : t.dims)
       if (x < 0) return InvalidArgument(what + ": dims " + DimsToString(t.dims) + " must be known");
-    if (NumElements(t.dims) > 0 && !t.data) return InvalidArgument(what + " has no data");
+    Result<size_t> bytes = TensorBytes(t.dims, t.dtype);  // a huge batch is refused before any kernel sizes it
+    if (!bytes.ok()) return bytes.status().Annotated(what);
+    if (*bytes > 0 && !t.data) return InvalidArgument(what + " has no data");
     if (!d.Admits(t.dims))
       return InvalidArgument(what + " has dims " + DimsToString(t.dims) + ", the model takes " + d.ToString());
   }
@@ -54,9 +58,10 @@ Status LoadedModel::ExecuteShaped(const std::vector<TensorView>& inputs, std::ve
   std::vector<std::vector<uint8_t>> bytes(this->outputs().size());
   std::vector<void*> out;
   for (size_t j = 0; j < bytes.size(); ++j) {
-    const int64_t b = this->outputs()[j].desc.Bytes();
-    if (b < 0) return Internal("output " + this->outputs()[j].name + " has no static size");
-    bytes[j].resize(static_cast<size_t>(b));
+    const TensorDesc& d = this->outputs()[j].desc;
+    Result<size_t> b = TensorBytes(d.dims, d.dtype);
+    if (!b.ok()) return b.status().Annotated("output " + this->outputs()[j].name);
+    bytes[j].resize(*b);
     out.push_back(bytes[j].data());
   }
   GE_RETURN_IF_ERROR(Execute(in, out));

@@ -5,6 +5,7 @@
 
 #include "common/gear_set.h"
 #include "common/shaped_io.h"
+#include "ge_base/tensor_bytes.h"
 #include "v1/sink_model.h"
 
 namespace ge::v1 {
@@ -41,7 +42,9 @@ class GearModel final : public LoadedModel {
     in_.resize(inputs.size());
     for (size_t k = 0; k < inputs.size(); ++k) {
       dims_[k] = &inputs[k].dims;
-      in_[k] = DataBuffer{inputs[k].data, static_cast<size_t>(NumElements(inputs[k].dims)) * DataTypeSize(inputs[k].dtype)};
+      Result<size_t> in_bytes = TensorBytes(inputs[k].dims, inputs[k].dtype);
+      if (!in_bytes.ok()) return in_bytes.status().Annotated("input " + inputs_[k].name);
+      in_[k] = DataBuffer{inputs[k].data, *in_bytes};
     }
     GE_ASSIGN_OR_RETURN(size_t gear, gears_.Select(dims_));
     last_gear_ = gear;
@@ -49,7 +52,9 @@ class GearModel final : public LoadedModel {
     std::vector<std::vector<uint8_t>> bytes(descs.size());
     out_.resize(descs.size());
     for (size_t j = 0; j < descs.size(); ++j) {
-      bytes[j].resize(static_cast<size_t>(descs[j].desc.Bytes()));
+      Result<size_t> out_bytes = TensorBytes(descs[j].desc.dims, descs[j].desc.dtype);
+      if (!out_bytes.ok()) return out_bytes.status().Annotated("output " + descs[j].name);
+      bytes[j].resize(*out_bytes);
       out_[j] = MutableBuffer{bytes[j].data(), bytes[j].size()};
     }
     GE_RETURN_IF_ERROR(gears_.model(gear).Execute(in_, out_, std::chrono::milliseconds(0)));

@@ -88,7 +88,7 @@ struct FlowContext {
     Value* v = out[j];
     v->dtype = t.desc().dtype;
     v->dims = t.desc().dims;
-    v->bytes = v->ComputeBytes();
+    if (Status s = v->SetBytes(); !s.ok()) return s.Annotated("node " + node->Label() + " output " + std::to_string(j));
     if (v->bytes != t.size()) return Internal("node " + node->Label() + ": output " + std::to_string(j) + " size mismatch");
     node->output_desc(j).dims = v->dims;  // what consumers infer their shapes from
     GE_RETURN_IF_ERROR(state->memory->Alloc(*v).Annotated("output " + std::to_string(j)));
@@ -290,33 +290,39 @@ Result<size_t> NormalizeAxis(int64_t axis, size_t rank, const std::string& what)
   return static_cast<size_t>(axis < 0 ? axis + r : axis);
 }
 
+// Bytes of the dims [first, last) of `dims` as a `dtype` tensor: a slice of
+// a value, checked like the value itself.
+Result<size_t> PartBytes(const std::vector<int64_t>& dims, size_t first, size_t last, DataType dtype) {
+  return TensorBytes(std::vector<int64_t>(dims.begin() + static_cast<std::ptrdiff_t>(first),
+                                          dims.begin() + static_cast<std::ptrdiff_t>(last)),
+                     dtype);
+}
+
 // Slice `at` of axis `axis` of v, copied into buf (row-major blocks).
-TensorView CopySlice(const Value& v, size_t axis, int64_t at, std::vector<uint8_t>& buf) {
+Result<TensorView> CopySlice(const Value& v, size_t axis, int64_t at, std::vector<uint8_t>& buf) {
   std::vector<int64_t> slice = v.dims;
   const int64_t len = slice[axis];
   slice.erase(slice.begin() + static_cast<std::ptrdiff_t>(axis));
-  const size_t es = DataTypeSize(v.dtype);
-  const int64_t outer = NumElements(std::vector<int64_t>(v.dims.begin(), v.dims.begin() + static_cast<std::ptrdiff_t>(axis)));
-  const size_t inner = static_cast<size_t>(NumElements(std::vector<int64_t>(v.dims.begin() + static_cast<std::ptrdiff_t>(axis) + 1, v.dims.end()))) * es;
-  buf.resize(static_cast<size_t>(outer) * inner);
+  GE_ASSIGN_OR_RETURN(const size_t outer, PartBytes(v.dims, 0, axis, DataType::kUInt8));
+  GE_ASSIGN_OR_RETURN(const size_t inner, PartBytes(v.dims, axis + 1, v.dims.size(), v.dtype));
+  buf.resize(outer * inner);
   const auto* src = static_cast<const uint8_t*>(v.data);
-  for (int64_t o = 0; o < outer; ++o) std::memcpy(buf.data() + o * inner, src + (o * len + at) * inner, inner);
+  for (size_t o = 0; o < outer; ++o) std::memcpy(buf.data() + o * inner, src + (o * len + at) * inner, inner);
   return TensorView{v.dtype, slice, buf.data()};
 }
 
 // t stacked along axis 0 ([len, rest...]) with that axis moved to `axis`.
-Tensor MoveStackAxis(const Tensor& t, size_t axis) {
+Result<Tensor> MoveStackAxis(const Tensor& t, size_t axis) {
   const std::vector<int64_t>& d = t.desc().dims;
   if (axis == 0 || d.empty()) return t;
   const int64_t len = d[0];
   std::vector<int64_t> dims(d.begin() + 1, d.end());
   dims.insert(dims.begin() + static_cast<std::ptrdiff_t>(axis), len);
-  const size_t es = DataTypeSize(t.desc().dtype);
-  const int64_t outer = NumElements(std::vector<int64_t>(d.begin() + 1, d.begin() + 1 + static_cast<std::ptrdiff_t>(axis)));
-  const size_t inner = static_cast<size_t>(NumElements(std::vector<int64_t>(d.begin() + 1 + static_cast<std::ptrdiff_t>(axis), d.end()))) * es;
+  GE_ASSIGN_OR_RETURN(const size_t outer, PartBytes(d, 1, 1 + axis, DataType::kUInt8));
+  GE_ASSIGN_OR_RETURN(const size_t inner, PartBytes(d, 1 + axis, d.size(), t.desc().dtype));
   std::vector<uint8_t> bytes(t.size());
   for (int64_t k = 0; k < len; ++k)
-    for (int64_t o = 0; o < outer; ++o)
+    for (size_t o = 0; o < outer; ++o)
       std::memcpy(bytes.data() + (o * len + k) * inner, t.data() + (k * outer + o) * inner, inner);
   return Tensor(TensorDesc(t.desc().dtype, dims), std::move(bytes));
 }
@@ -347,11 +353,12 @@ Status IterateScan(ScanContext& c) {
       const Value& v = *c.in[c.states + s];
       const int64_t at = c.in_directions[s] ? length - 1 - t : t;
       if (axes[s] != 0) {
-        c.views.push_back(CopySlice(v, axes[s], at, c.slice_copies[s]));
+        GE_ASSIGN_OR_RETURN(TensorView view, CopySlice(v, axes[s], at, c.slice_copies[s]));
+        c.views.push_back(std::move(view));
         continue;
       }
       const std::vector<int64_t> slice(v.dims.begin() + 1, v.dims.end());
-      const size_t bytes = static_cast<size_t>(NumElements(slice)) * DataTypeSize(v.dtype);
+      GE_ASSIGN_OR_RETURN(const size_t bytes, TensorBytes(slice, v.dtype));
       c.views.push_back(TensorView{v.dtype, slice, static_cast<const uint8_t*>(v.data) + at * bytes});
     }
     c.AddCaptureViews();
@@ -371,7 +378,8 @@ Status IterateScan(ScanContext& c) {
     GE_ASSIGN_OR_RETURN(Tensor stacked, Stack(c.scans[s], c.node->output_desc(c.states + s), "scan output " + std::to_string(s)));
     GE_ASSIGN_OR_RETURN(size_t axis, NormalizeAxis(c.out_axes[s], stacked.desc().dims.size(),
                                                    "scan output " + std::to_string(s) + "'s"));
-    GE_RETURN_IF_ERROR(c.SetOutput(c.states + s, MoveStackAxis(stacked, axis)));
+    GE_ASSIGN_OR_RETURN(Tensor moved, MoveStackAxis(stacked, axis));
+    GE_RETURN_IF_ERROR(c.SetOutput(c.states + s, moved));
   }
   return Status::Ok();
 }
@@ -407,9 +415,9 @@ Status IterateScan8(ScanContext& c) {
   GE_RETURN_IF_ERROR(c.limits().CheckIterations(total));
   int64_t done = 0;
   size_t kept = 0;  // bytes of the finished batch elements' states and outputs
-  auto row = [](const Value& v, int64_t b) {  // batch element b of v: dims without the batch axis
+  auto row = [](const Value& v, int64_t b) -> Result<TensorView> {  // batch element b of v: dims without the batch axis
     const std::vector<int64_t> dims(v.dims.begin() + 1, v.dims.end());
-    const size_t bytes = static_cast<size_t>(NumElements(dims)) * DataTypeSize(v.dtype);
+    GE_ASSIGN_OR_RETURN(const size_t bytes, TensorBytes(dims, v.dtype));
     return TensorView{v.dtype, dims, static_cast<const uint8_t*>(v.data) + b * bytes};
   };
   const size_t outs = c.out.size() - c.states;
@@ -418,8 +426,9 @@ Status IterateScan8(ScanContext& c) {
   for (int64_t b = 0; b < batch; ++b) {
     c.state.clear();
     for (size_t k = 0; k < c.states; ++k) {
-      const TensorView r = row(*c.in[first + k], b);
-      c.state.emplace_back(TensorDesc(r.dtype, r.dims), r.data, static_cast<size_t>(NumElements(r.dims)) * DataTypeSize(r.dtype));
+      GE_ASSIGN_OR_RETURN(const TensorView r, row(*c.in[first + k], b));
+      GE_ASSIGN_OR_RETURN(const size_t bytes, TensorBytes(r.dims, r.dtype));
+      c.state.emplace_back(TensorDesc(r.dtype, r.dims), r.data, bytes);
     }
     c.scans.assign(outs, {});
     size_t scan_bytes = 0;
@@ -428,9 +437,9 @@ Status IterateScan8(ScanContext& c) {
       c.views.clear();
       for (const Tensor& s : c.state) c.views.push_back(ViewOf(s));
       for (size_t s = 0; s < c.scan_inputs; ++s) {
-        const TensorView seq = row(*c.in[first + c.states + s], b);  // [T, slice...]
+        GE_ASSIGN_OR_RETURN(const TensorView seq, row(*c.in[first + c.states + s], b));  // [T, slice...]
         const std::vector<int64_t> slice(seq.dims.begin() + 1, seq.dims.end());
-        const size_t bytes = static_cast<size_t>(NumElements(slice)) * DataTypeSize(seq.dtype);
+        GE_ASSIGN_OR_RETURN(const size_t bytes, TensorBytes(slice, seq.dtype));
         const int64_t at = c.in_directions[s] ? lens[b] - 1 - t : t;
         c.views.push_back(TensorView{seq.dtype, slice, static_cast<const uint8_t*>(seq.data) + at * bytes});
       }
@@ -466,7 +475,8 @@ Status IterateScan8(ScanContext& c) {
       out_desc[s] = full;
       std::vector<uint8_t>& dst = out_bytes[s];
       dst.insert(dst.end(), stacked.data(), stacked.data() + stacked.size());
-      dst.resize(dst.size() + static_cast<size_t>(full.Bytes()) - stacked.size(), 0);  // rows past the sequence
+      GE_ASSIGN_OR_RETURN(const size_t full_bytes, TensorBytes(full.dims, full.dtype));
+      dst.resize(dst.size() + full_bytes - stacked.size(), 0);  // rows past the sequence
     }
     kept = 0;
     for (const auto& bytes : state_bytes) kept += bytes.size();

@@ -59,12 +59,14 @@ Status ConvertNetOutput(Node& n, Lowering& l) {
 // model per call.
 struct SinkCall {
   RunState* state = nullptr;
+  std::string node_label;  // "node NAME (TYPE)", for errors
   std::vector<Value*> in, out;
   std::vector<DataBuffer> in_buffers;
   std::vector<MutableBuffer> out_buffers;
 
   Status Bind(Node& n, Lowering& l) {
     state = &l.state();
+    node_label = "node " + n.Label();
     for (size_t i = 0; i < n.num_inputs(); ++i) {
       if (!n.HasInput(i)) return Corrupt("v2 lowering: " + n.Label() + " input " + std::to_string(i) + " is unconnected");
       in.push_back(l.ValueOf(n.InputSource(i)));
@@ -76,8 +78,9 @@ struct SinkCall {
   }
   // Memory for every output, sized by its dims.
   int AllocOutputs() {
-    for (Value* v : out) {
-      v->bytes = v->ComputeBytes();
+    for (size_t j = 0; j < out.size(); ++j) {
+      Value* v = out[j];
+      if (Status s = v->SetBytes(); !s.ok()) return state->Fail(s.Annotated(node_label + " output " + std::to_string(j)));
       if (Status s = state->memory->Alloc(*v); !s.ok()) return state->Fail(s);
     }
     return 0;
@@ -264,6 +267,11 @@ int InferShape(void* context) {
     if (!d.is_static() && !c->computed)
       return c->state->Fail(InvalidArgument("node " + n.Label() + ": output " + std::to_string(j) + " is " + d.ToString() +
                                             " after inference at run time"));
+    // Shapes from run-time values (Expand, ConstantOfShape, Tile, Range)
+    // can be too large for any memory: refused here, naming the node.
+    if (d.is_static())
+      if (Result<size_t> b = TensorBytes(d.dims, d.dtype); !b.ok())
+        return c->state->Fail(b.status().Annotated("node " + n.Label() + " output " + std::to_string(j)));
     c->out[j]->dtype = d.dtype;
     c->out[j]->dims = d.dims;
   }
@@ -315,7 +323,8 @@ int AllocMemory(void* context) {
   }
   for (size_t j = 0; j < c->out.size(); ++j) {
     Value* v = c->out[j];
-    v->bytes = v->ComputeBytes();
+    if (Status s = v->SetBytes(); !s.ok())
+      return c->state->Fail(s.Annotated("node " + c->node->Label() + " output " + std::to_string(j)));
     if (Status s = c->state->memory->Alloc(*v); !s.ok())
       return c->state->Fail(s.Annotated("node " + c->node->Label() + " output " + std::to_string(j)));
     c->out_ptrs[j] = v->data;
@@ -335,7 +344,8 @@ int View(void* context) {
   for (size_t j = 0; j < c->out.size(); ++j) {
     const Value* in = c->in[c->view_of[j]];
     Value* v = c->out[j];
-    v->bytes = v->ComputeBytes();
+    if (Status s = v->SetBytes(); !s.ok())
+      return c->state->Fail(s.Annotated("node " + c->node->Label() + " output " + std::to_string(j)));
     if (v->bytes != in->bytes)
       return c->state->Fail(Internal("node " + c->node->Label() + ": a view of " + std::to_string(in->bytes) +
                                      " bytes as " + std::to_string(v->bytes)));

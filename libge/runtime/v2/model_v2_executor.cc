@@ -124,7 +124,7 @@ class ModelV2Executor final : public LoadedModel {
     Value* v = lowering_->inputs()[i];
     v->dtype = t.dtype;
     v->dims = t.dims;
-    v->bytes = v->ComputeBytes();
+    if (Status s = v->SetBytes(); !s.ok()) return s.Annotated("input " + std::to_string(i) + " (" + model_.inputs[i].name + ")");
     data_nodes_[i]->output_desc(0).dims = t.dims;
     if (reinterpret_cast<uintptr_t>(t.data) % hal::kDefaultAlignment == 0) {
       v->data = const_cast<void*>(t.data);

@@ -10,6 +10,7 @@
 
 #include "ge/ir/tensor_desc.h"
 #include "ge_base/status.h"
+#include "ge_base/tensor_bytes.h"
 #include "hal/device.h"
 #include "v2/caching_allocator.h"
 
@@ -29,8 +30,16 @@ struct Value {
   // An alias (Reshape, Squeeze ...) shares `owner`'s memory; null otherwise.
   Value* owner = nullptr;
 
-  size_t ComputeBytes() const {
-    return static_cast<size_t>(NumElements(dims)) * DataTypeSize(dtype);
+  // This call's bytes, checked (ge_base/tensor_bytes.h): a run-time shape
+  // with a negative dim or too many bytes is refused, never wrapped.
+  Result<size_t> ComputeBytes() const { return TensorBytes(dims, dtype); }
+  // Sets `bytes` from the dims; the error names the shape (callers add
+  // the node only on failure: this runs per node and call).
+  Status SetBytes() {
+    Result<size_t> b = ComputeBytes();
+    if (!b.ok()) return b.status();
+    bytes = *b;
+    return Status::Ok();
   }
 };
 

@@ -52,10 +52,11 @@ struct TensorDesc {
   bool Admits(const std::vector<int64_t>& concrete) const;
   int64_t rank() const { return unknown_rank() ? -1 : static_cast<int64_t>(dims.size()); }
   int64_t NumElements() const { return is_static() ? ge::NumElements(dims) : -1; }
-  // Bytes of a static tensor; -1 when it is not static or too large.
+  // Bytes of a static tensor (ge_base's TensorBytes); -1 when it is not
+  // static or too large.
   int64_t Bytes() const;
   // Static, but its element count or bytes do not fit in int64
-  // (f32[4294967296,4294967296]): not dynamic, impossible.
+  // (f32[4294967296,4294967296]) or pass kMaxTensorBytes: not dynamic, impossible.
   bool too_large() const { return is_static() && Bytes() < 0; }
   // "f32[1,3,224,224]", "i64[?,128]", "f32[*]"
   std::string ToString() const;
