@@ -13,6 +13,7 @@
 #include "ge/tools/npy.h"
 #include "ge_base/file_io.h"
 #include "tests/common/refusal.h"
+#include "tests/common/temp_leftovers.h"
 
 namespace ge::tools {
 namespace {
@@ -193,7 +194,7 @@ TEST_F(OpDumpFilesTest, WrittenDumpsReadBackInOrder) {
   EXPECT_EQ(d->ops[0].inputs, std::vector<std::string>{"x"});
   EXPECT_EQ(d->ops[0].tensor.bytes, o.bytes);
   EXPECT_EQ(d->ops[1].node, "relu");
-  EXPECT_FALSE(std::filesystem::exists(dir_ / "dump.json.tmp"));
+  EXPECT_EQ(test::TempFilesLeftFor(dir_ / "dump.json"), std::vector<std::string>{});
 }
 
 TEST_F(OpDumpFilesTest, BadDumpsAreErrorsNamingTheFile) {
