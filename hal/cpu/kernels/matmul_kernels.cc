@@ -330,21 +330,6 @@ class MatMulKernel final : public DnnlKernel {
 };
 
 template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
-Status Supports(const KernelSpec& spec) {
-  return Guard(spec, [&] { return Plan(spec).status(); });
-}
-
-template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
-Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
-  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
-    GE_ASSIGN_OR_RETURN(MatMulPlan p, Plan(spec));
-    auto k = std::make_unique<MatMulKernel>(spec);
-    GE_RETURN_IF_ERROR(k->Init(spec, p));
-    return std::unique_ptr<Kernel>(std::move(k));
-  });
-}
-
-template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
 Result<std::vector<PackedConstant>> Pack(const KernelSpec& spec) {
   return Guard(spec, [&]() -> Result<std::vector<PackedConstant>> {
     const void* b = spec.ConstInput(1);
@@ -359,9 +344,9 @@ Result<std::vector<PackedConstant>> Pack(const KernelSpec& spec) {
 }  // namespace
 
 void RegisterMatMulKernels(KernelRegistry& r) {
-  r.Register("MatMul", Supports<PlanMatMul>, Create<PlanMatMul>);
-  r.Register("Gemm", Supports<PlanGemm>, Create<PlanGemm>);
-  r.Register("FusedMatMul", Supports<PlanFusedMatMul>, Create<PlanFusedMatMul>);
+  r.Register("MatMul", SupportsPlan<PlanMatMul>, CreatePlanned<MatMulKernel, PlanMatMul>);
+  r.Register("Gemm", SupportsPlan<PlanGemm>, CreatePlanned<MatMulKernel, PlanGemm>);
+  r.Register("FusedMatMul", SupportsPlan<PlanFusedMatMul>, CreatePlanned<MatMulKernel, PlanFusedMatMul>);
   r.SetPacker("MatMul", Pack<PlanMatMul>);
   r.SetPacker("Gemm", Pack<PlanGemm>);
   r.SetPacker("FusedMatMul", Pack<PlanFusedMatMul>);
