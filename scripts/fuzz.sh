@@ -106,7 +106,7 @@ if [ ! "$SEEDS/.done" -nt "$BUILD_DIR/tests/fuzz/fuzz_make_seeds" ]; then
   touch "$SEEDS/.done"
 fi
 
-# The text targets have no generated seeds: an empty directory stands in.
+# Most text targets have no generated seeds: an empty directory stands in.
 mkdir -p "$CORPUS" "$FINDINGS" "$SEEDS/$TARGET"
 declare -A MAX_LEN=([om]=262144 [onnx]=131072 [tf]=131072 [npy]=16384 [fusion_switch]=16384 [precision]=16384
                     [ge_text]=32768 [aipp]=16384 [dym_shape]=1024)

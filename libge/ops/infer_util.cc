@@ -140,25 +140,6 @@ bool IsInteger(DataType t) {
   }
 }
 
-DataType DtypeFromOnnx(int64_t onnx_type) {
-  switch (onnx_type) {
-    case 1: return DataType::kFloat32;
-    case 2: return DataType::kUInt8;
-    case 3: return DataType::kInt8;
-    case 4: return DataType::kUInt16;
-    case 5: return DataType::kInt16;
-    case 6: return DataType::kInt32;
-    case 7: return DataType::kInt64;
-    case 9: return DataType::kBool;
-    case 10: return DataType::kFloat16;
-    case 11: return DataType::kFloat64;
-    case 12: return DataType::kUInt32;
-    case 13: return DataType::kUInt64;
-    case 16: return DataType::kBFloat16;
-    default: return DataType::kUndefined;
-  }
-}
-
 Result<Dims> Broadcast(const InferContext& ctx, const Dims& a, const Dims& b) {
   auto r = BroadcastShapes(a, b);
   if (!r.ok()) return ctx.Error(r.status().message());

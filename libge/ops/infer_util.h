@@ -72,10 +72,6 @@ bool IsInteger(DataType t);
 inline bool IsIndex(DataType t) { return t == DataType::kInt32 || t == DataType::kInt64; }
 inline bool IsBool(DataType t) { return t == DataType::kBool; }
 
-// ONNX TensorProto element type number -> DataType (kUndefined if we have no
-// such type: strings, complex, float8).
-DataType DtypeFromOnnx(int64_t onnx_type);
-
 // BroadcastShapes with the error naming the node.
 Result<Dims> Broadcast(const InferContext& ctx, const Dims& a, const Dims& b);
 

@@ -1,6 +1,7 @@
 // Ops whose output is a pattern laid out by positions, not a function of
 // the input values: EyeLike (ones on a diagonal, the input gives only shape
 // and default dtype) and OneHot (on_value at each index, off_value elsewhere).
+#include "ge_base/onnx_dtype.h"
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -15,7 +16,7 @@ Status InferEyeLike(InferContext& ctx) {
   DataType t = x.dtype;
   if (ctx.node().HasAttr("dtype")) {
     const int64_t onnx_type = ctx.node().GetInt("dtype");
-    t = infer::DtypeFromOnnx(onnx_type);
+    t = DataTypeFromOnnx(onnx_type);
     if (t == DataType::kUndefined) return ctx.NotSupported("dtype " + std::to_string(onnx_type) + " is not supported");
   }
   if (!x.unknown_rank() && x.rank() != 2) return ctx.Error("input " + x.ToString() + " must be 2-D");

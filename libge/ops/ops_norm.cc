@@ -1,5 +1,6 @@
 // Normalisations: batch, layer and instance normalisation, and softmax /
 // log-softmax (a normalisation over one axis). Y has X's shape.
+#include "ge_base/onnx_dtype.h"
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -47,7 +48,7 @@ Status InferInstanceNorm(InferContext& ctx) {
 Status InferLayerNorm(InferContext& ctx) {
   const TensorDesc& x = ctx.input(0);
   const int64_t stash = ctx.node().GetInt("stash_type", 1);
-  const DataType stash_t = infer::DtypeFromOnnx(stash);
+  const DataType stash_t = DataTypeFromOnnx(stash);
   if (stash_t == DataType::kUndefined) return ctx.Error("stash_type " + std::to_string(stash) + " is not a dtype");
   infer::SetOutputLike(ctx, 0, 0);
   if (x.unknown_rank()) {

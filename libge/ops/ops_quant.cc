@@ -67,48 +67,41 @@ Status InferDynamicQuantize(InferContext& ctx) {
   return Status::Ok();
 }
 
-// A, B, optional zero points: i32 of MatMul's shape.
-Status InferMatMulInteger(InferContext& ctx) {
+// MatMul's or Conv's output dims of inputs a and b (shared_shapes.h).
+using ProductDims = Result<Dims> (*)(InferContext&, size_t, size_t);
+
+// MatMulInteger, ConvInteger: A (x), B (w), optional zero points: i32 of the
+// float op's shape.
+Status InferIntegerProduct(InferContext& ctx, ProductDims dims) {
   for (size_t i : {0, 1, 2, 3}) GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, i, IsQuant, "uint8 or int8"));
   GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {0, 2}).status());
   GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {1, 3}).status());
-  GE_ASSIGN_OR_RETURN(Dims out, infer::MatMulOutDims(ctx, 0, 1));
+  GE_ASSIGN_OR_RETURN(Dims out, dims(ctx, 0, 1));
   infer::SetOutput(ctx, 0, DataType::kInt32, std::move(out));
   return Status::Ok();
 }
 
-// a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp.
-Status InferQLinearMatMul(InferContext& ctx) {
+// QLinearMatMul, QLinearConv: a, a_scale, a_zp, b, b_scale, b_zp, y_scale,
+// y_zp: y_zp's type, of the float op's shape.
+Status InferQLinearProduct(InferContext& ctx, ProductDims dims) {
   for (size_t i : {0, 2, 3, 5, 7}) GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, i, IsQuant, "uint8 or int8"));
   for (size_t i : {1, 4, 6}) GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, i, IsF32, "float32"));
   GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {0, 2}).status());
   GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {3, 5}).status());
-  GE_ASSIGN_OR_RETURN(Dims out, infer::MatMulOutDims(ctx, 0, 3));
+  GE_ASSIGN_OR_RETURN(Dims out, dims(ctx, 0, 3));
   infer::SetOutput(ctx, 0, ctx.input(7).dtype, std::move(out));
   return Status::Ok();
 }
 
-// x, w, optional zero points: i32 of Conv's shape.
-Status InferConvInteger(InferContext& ctx) {
-  for (size_t i : {0, 1, 2, 3}) GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, i, IsQuant, "uint8 or int8"));
-  GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {0, 2}).status());
-  GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {1, 3}).status());
-  GE_ASSIGN_OR_RETURN(Dims out, infer::ConvOutDims(ctx, 0, 1));
-  infer::SetOutput(ctx, 0, DataType::kInt32, std::move(out));
-  return Status::Ok();
-}
+Status InferMatMulInteger(InferContext& ctx) { return InferIntegerProduct(ctx, infer::MatMulOutDims); }
+Status InferQLinearMatMul(InferContext& ctx) { return InferQLinearProduct(ctx, infer::MatMulOutDims); }
+Status InferConvInteger(InferContext& ctx) { return InferIntegerProduct(ctx, infer::ConvOutDims); }
 
-// x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, optional i32 bias.
+// QLinearConv's ninth input, the optional bias, is int32.
 Status InferQLinearConv(InferContext& ctx) {
-  for (size_t i : {0, 2, 3, 5, 7}) GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, i, IsQuant, "uint8 or int8"));
-  for (size_t i : {1, 4, 6}) GE_RETURN_IF_ERROR(infer::CheckDtype(ctx, i, IsF32, "float32"));
   GE_RETURN_IF_ERROR(infer::CheckDtype(
       ctx, 8, [](DataType t) { return t == DataType::kInt32; }, "int32"));
-  GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {0, 2}).status());
-  GE_RETURN_IF_ERROR(infer::CommonDtype(ctx, {3, 5}).status());
-  GE_ASSIGN_OR_RETURN(Dims out, infer::ConvOutDims(ctx, 0, 3));
-  infer::SetOutput(ctx, 0, ctx.input(7).dtype, std::move(out));
-  return Status::Ok();
+  return InferQLinearProduct(ctx, infer::ConvOutDims);
 }
 
 }  // namespace

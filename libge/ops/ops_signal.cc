@@ -4,6 +4,7 @@
 // (re, im); output [..., 2]) and STFT ([batch, frames, bins, 2]). Sizes that
 // come from input values are value inputs: known at compile time from
 // constants, otherwise per call (dynamic shapes).
+#include "ge_base/onnx_dtype.h"
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -23,7 +24,7 @@ Result<std::optional<int64_t>> ScalarValue(InferContext& ctx, size_t i, const ch
 
 Result<DataType> OutputDatatype(InferContext& ctx) {
   const int64_t onnx_type = ctx.node().GetInt("output_datatype", 1);
-  const DataType t = infer::DtypeFromOnnx(onnx_type);
+  const DataType t = DataTypeFromOnnx(onnx_type);
   if (t == DataType::kUndefined) return ctx.NotSupported("output_datatype " + std::to_string(onnx_type));
   return t;
 }

@@ -1,6 +1,7 @@
 // One-input elementwise ops: the output has the input's shape (and dtype,
 // except Cast). They may run in place over their input; Identity's output
 // may simply be its input.
+#include "ge_base/onnx_dtype.h"
 #include "infer_util.h"
 #include "op_families.h"
 
@@ -44,7 +45,7 @@ Status InferClip(InferContext& ctx) {
 Status InferCast(InferContext& ctx) {
   if (!ctx.node().HasAttr("to")) return ctx.Error("needs attribute 'to' (the target ONNX element type)");
   const int64_t to = ctx.node().GetInt("to", 0);
-  const DataType t = infer::DtypeFromOnnx(to);
+  const DataType t = DataTypeFromOnnx(to);
   if (t == DataType::kUndefined)
     return ctx.NotSupported("casting to ONNX element type " + std::to_string(to) +
                             " is not supported (ge has no such dtype)");

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -17,16 +18,29 @@ namespace {
 std::string OpKey(const std::string& node, int32_t output) { return node + ":" + std::to_string(output); }
 
 // The ops compared in both dumps that feed `node` in A, looking through the
-// ops only A has (a TransData of one layout) to what feeds them.
+// ops only A has (a TransData of one layout) to what feeds them, depth first
+// in input order. An explicit stack (an op and its next input) instead of
+// recursion: a chain of A-only ops as long as the model fits in memory.
 void CollectComparedInputs(const std::string& node, const std::map<std::string, const DumpedOp*>& a_nodes,
                            const std::set<std::string>& compared, std::set<std::string>& seen,
                            std::vector<std::string>& out) {
-  auto it = a_nodes.find(node);
-  if (it == a_nodes.end()) return;
-  for (const std::string& in : it->second->inputs) {
+  std::vector<std::pair<const DumpedOp*, size_t>> stack;
+  auto enter = [&](const std::string& n) {
+    auto it = a_nodes.find(n);
+    if (it != a_nodes.end()) stack.emplace_back(it->second, 0);
+  };
+  enter(node);
+  while (!stack.empty()) {
+    const DumpedOp* op = stack.back().first;
+    const size_t next = stack.back().second++;
+    if (next == op->inputs.size()) {
+      stack.pop_back();
+      continue;
+    }
+    const std::string& in = op->inputs[next];
     if (!seen.insert(in).second) continue;
     if (compared.count(in)) out.push_back(in);
-    else CollectComparedInputs(in, a_nodes, compared, seen, out);
+    else enter(in);
   }
 }
 

@@ -71,25 +71,6 @@ std::vector<uint8_t> DecodeTypedField(const TensorProto& t, DataType dtype) {
 
 }  // namespace
 
-DataType DataTypeFromOnnx(int32_t t) {
-  switch (t) {
-    case TensorProto::FLOAT: return DataType::kFloat32;
-    case TensorProto::DOUBLE: return DataType::kFloat64;
-    case TensorProto::FLOAT16: return DataType::kFloat16;
-    case TensorProto::BFLOAT16: return DataType::kBFloat16;
-    case TensorProto::INT8: return DataType::kInt8;
-    case TensorProto::INT16: return DataType::kInt16;
-    case TensorProto::INT32: return DataType::kInt32;
-    case TensorProto::INT64: return DataType::kInt64;
-    case TensorProto::UINT8: return DataType::kUInt8;
-    case TensorProto::UINT16: return DataType::kUInt16;
-    case TensorProto::UINT32: return DataType::kUInt32;
-    case TensorProto::UINT64: return DataType::kUInt64;
-    case TensorProto::BOOL: return DataType::kBool;
-    default: return DataType::kUndefined;
-  }
-}
-
 std::string OnnxElemTypeName(int32_t t) {
   if (onnx::TensorProto_DataType_IsValid(t))
     return onnx::TensorProto_DataType_Name(static_cast<TensorProto::DataType>(t));

@@ -1,4 +1,4 @@
-// ONNX tensors and types → ge: dtype mapping, TypeProto → TensorDesc,
+// ONNX tensors and types → ge: TypeProto → TensorDesc,
 // TensorProto → ge::Tensor (initializers, Constant values, TENSOR attributes).
 #pragma once
 
@@ -6,13 +6,12 @@
 
 #include "ge/ir/tensor.h"
 #include "ge/ir/tensor_desc.h"
+#include "ge_base/onnx_dtype.h"  // DataTypeFromOnnx
 #include "ge_base/status.h"
 #include "onnx/onnx_pb.h"
 
 namespace ge::onnx_parser {
 
-// kUndefined for element types ge has no DataType for (string, complex, ...).
-DataType DataTypeFromOnnx(int32_t onnx_elem_type);
 // "FLOAT", "STRING", ... for messages.
 std::string OnnxElemTypeName(int32_t onnx_elem_type);
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/common/temp_leftovers.h"
 #include "tests/common/tool_runner.h"
 
 namespace ge::test {
@@ -149,7 +150,7 @@ TEST_F(AtcCompat, ListOpsPrintsTheRegistryWithKernelsAsTextAndJson) {
   EXPECT_TRUE(ops["NonZero"].at("computed_shape").get<bool>());
   EXPECT_EQ(ops["Add"].at("inputs"), nlohmann::json::array({2, 2}));
   // The JSON goes through a temporary file: nothing is left beside it.
-  EXPECT_FALSE(fs::exists(Path("ops.json.tmp")));
+  EXPECT_EQ(TempFilesLeftFor(Path("ops.json")), std::vector<std::string>{});
   ExpectOneErrorLine(Run("ge-atc", {"--list_ops", "--json", Path("no/such/dir/ops.json")}), "ge-atc", {"ops.json"});
 }
 

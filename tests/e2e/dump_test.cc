@@ -10,6 +10,7 @@
 #include "ge/ir/graph.h"
 #include "ge/model.h"
 #include "ge/om.h"
+#include "tests/common/temp_leftovers.h"
 #include "tests/common/tool_runner.h"
 #include "tests/e2e/reference_model_fixture.h"
 
@@ -200,7 +201,7 @@ TEST_F(DumpTest, MemoryPrintsTheSummaryAndDrawsTheSvg) {
   EXPECT_NE(svg.find("<svg xmlns="), std::string::npos);
   EXPECT_NE(svg.find("<g class=\"buffer\"><title>conv1:0"), std::string::npos) << svg.substr(0, 800);
   EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
-  EXPECT_FALSE(fs::exists(Path("plan.svg.tmp")));
+  EXPECT_EQ(TempFilesLeftFor(Path("plan.svg")), std::vector<std::string>{});
 }
 
 TEST_F(DumpTest, MemoryOfAModelWithoutAPlanSaysSo) {

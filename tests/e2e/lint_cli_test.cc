@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/common/temp_leftovers.h"
 #include "tests/common/tool_runner.h"
 
 namespace ge::test {
@@ -57,7 +58,7 @@ TEST_F(LintCliTest, JsonAndSarifReports) {
   r = Run("ge-lint", {kUnordered, "--format", "sarif", "--output", Path("out.sarif")});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(fs::exists(Path("out.sarif.tmp")));
+  EXPECT_EQ(TempFilesLeftFor(Path("out.sarif")), std::vector<std::string>{});
   auto s = nlohmann::json::parse(ReadFileBytes(Path("out.sarif")));
   EXPECT_EQ(s["version"], "2.1.0");
   const auto& result = s["runs"][0]["results"][0];

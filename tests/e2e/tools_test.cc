@@ -16,6 +16,7 @@
 #include "ge/tools/npy.h"
 #include "ge/om.h"
 #include "onnx/onnx_pb.h"
+#include "tests/common/temp_leftovers.h"
 #include "tests/common/tool_runner.h"
 
 namespace ge::test {
@@ -119,7 +120,7 @@ TEST_F(ToolsTest, Mode1WritesTheOmAsJson) {
   SCOPED_TRACE(r.Describe());
   ASSERT_EQ(r.exit_code, 0);
   ASSERT_TRUE(fs::exists(Path("tiny.json")));
-  EXPECT_FALSE(fs::exists(Path("tiny.json.tmp")));
+  EXPECT_EQ(TempFilesLeftFor(Path("tiny.json")), std::vector<std::string>{});
   nlohmann::json j = nlohmann::json::parse(ReadFileBytes(Path("tiny.json")), nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << "not JSON";
   ASSERT_TRUE(j.contains("header"));
@@ -317,7 +318,7 @@ TEST_F(ToolsTest, AtcMode1OfACorruptOmWritesNoJson) {
   ToolResult r = Run("ge-atc", {"--mode", "1", "--om", Path("bad.om"), "--json", Path("bad.json")});
   ExpectOneErrorLine(r, "ge-atc", {"bad.om"});
   EXPECT_FALSE(fs::exists(Path("bad.json")));
-  EXPECT_FALSE(fs::exists(Path("bad.json.tmp")));
+  EXPECT_EQ(TempFilesLeftFor(Path("bad.json")), std::vector<std::string>{});
   ExpectOneErrorLine(Run("ge-atc", {"--mode", "1", "--om", om}), "ge-atc", {"--json"});
   ExpectOneErrorLine(Run("ge-atc", {"--mode", "2", "--om", om, "--json", Path("x.json")}), "ge-atc", {"--mode"});
 }

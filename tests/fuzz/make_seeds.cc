@@ -2,9 +2,10 @@
 // GraphDefs that each exercise a few ops and attributes (strides, pads,
 // broadcasting, constant shapes, control inputs, symbolic dims...), the .om
 // that the compiler makes of each (Compile + SerializeOm, ge-atc's path), and
-// .npy files of every dtype and header version.
+// .npy files of every dtype and header version; and the deep-nesting
+// crashers of the text inputs, too big to commit.
 //
-//   fuzz_make_seeds OUT_DIR      → OUT_DIR/{onnx,tf,om,npy}/
+//   fuzz_make_seeds OUT_DIR      → OUT_DIR/{onnx,tf,om,npy,ge_text,fusion_switch}/
 //
 // Generated rather than committed, so the seeds follow the formats as they
 // change; tests/fuzz/corpus holds what must be replayed forever.
@@ -493,6 +494,26 @@ void NpySeeds(Writer& w) {
   raw("fortran.npy", 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16);
 }
 
+// ---------------------------------------------------------------- deep nesting
+
+// Crashers once (stack overflows in the recursive readers, issue 46) that
+// must be replayed forever, like tests/fuzz/corpus, but are 384 KB and
+// 250 KB of one repeated line: written here instead of committed. Each reader
+// must refuse them at its depth limit.
+void DeepNestingSeeds(Writer& w) {
+  constexpr int kIfs = 8000;  // .ge: an If whose then-branch holds an If, ...
+  std::string ge;
+  for (int i = 0; i < kIfs; ++i) ge += "graph g {\n%i = If(_) -> ()\n// subgraph t of i\n";
+  ge += "graph g {\n";
+  for (int i = 0; i <= kIfs; ++i) ge += "}\n";
+  if (!WriteBytes(w.out / "ge_text" / "nested-ifs-8000.ge", ge)) ++w.failures;
+  constexpr int kLevels = 50000;  // fusion switch JSON: {"":{"":...{"":"on"}...}}
+  std::string json;
+  for (int i = 1; i < kLevels; ++i) json += "{\"\":";
+  json += "{\"\":\"on\"}" + std::string(kLevels - 1, '}');
+  if (!WriteBytes(w.out / "fusion_switch" / "nested-50000-levels.json", json)) ++w.failures;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -502,10 +523,11 @@ int main(int argc, char** argv) {
   }
   (void)ge::SetupLogging("error");
   Writer w{argv[1]};
-  for (const char* sub : {"onnx", "tf", "om", "npy"}) fs::create_directories(w.out / sub);
+  for (const char* sub : {"onnx", "tf", "om", "npy", "ge_text", "fusion_switch"}) fs::create_directories(w.out / sub);
   OnnxSeeds(w);
   TfSeeds(w);
   NpySeeds(w);
+  DeepNestingSeeds(w);
   if (w.failures) {
     std::fprintf(stderr, "make_seeds: %d files could not be written under %s\n", w.failures, argv[1]);
     return 1;

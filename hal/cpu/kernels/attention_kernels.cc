@@ -245,17 +245,8 @@ Status SupportsAttention(const KernelSpec& spec) {
   });
 }
 
-Result<std::unique_ptr<Kernel>> CreateAttention(const KernelSpec& spec) {
-  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
-    GE_ASSIGN_OR_RETURN(AttentionPlan p, PlanAttention(spec));
-    auto k = std::make_unique<AttentionKernel>(spec);
-    GE_RETURN_IF_ERROR(k->Init(spec, p));
-    return std::unique_ptr<Kernel>(std::move(k));
-  });
-}
-
 }  // namespace
 
-void RegisterAttentionKernels(KernelRegistry& r) { r.Register("FusedAttention", SupportsAttention, CreateAttention); }
+void RegisterAttentionKernels(KernelRegistry& r) { r.Register("FusedAttention", SupportsAttention, CreatePlanned<AttentionKernel, PlanAttention>); }
 
 }  // namespace ge::hal

@@ -95,6 +95,23 @@ auto Guard(const KernelSpec& spec, F&& f) -> decltype(f()) {
   }
 }
 
+// Supports and Create of a kernel made in two steps: PlanFn(spec) returns a
+// plan (Result<Plan>), and K(spec).Init(spec, plan) builds the primitives.
+// A spec is supported when it has a plan.
+template <auto PlanFn>
+Status SupportsPlan(const KernelSpec& spec) {
+  return Guard(spec, [&] { return PlanFn(spec).status(); });
+}
+template <typename K, auto PlanFn>
+Result<std::unique_ptr<Kernel>> CreatePlanned(const KernelSpec& spec) {
+  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
+    GE_ASSIGN_OR_RETURN(auto plan, PlanFn(spec));
+    auto k = std::make_unique<K>(spec);
+    GE_RETURN_IF_ERROR(k->Init(spec, plan));
+    return std::unique_ptr<Kernel>(std::move(k));
+  });
+}
+
 // The activation fused after a kernel's result (hal/fused_attrs.h: the
 // compiler sets it when it folds Relu/Clip/Sigmoid/... into the node).
 struct Activation {

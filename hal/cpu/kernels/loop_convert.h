@@ -14,42 +14,23 @@ namespace ge::hal::loop {
 // types without one here (f16, bf16, undefined).
 template <typename F>
 bool DispatchNumeric(DataType dt, F&& f) {
+  auto call = [&f]<typename T>(std::type_identity<T>) {
+    f.template operator()<T>();
+    return true;
+  };
   switch (dt) {
-    case DataType::kFloat32:
-      f.template operator()<float>();
-      return true;
-    case DataType::kFloat64:
-      f.template operator()<double>();
-      return true;
-    case DataType::kInt8:
-      f.template operator()<int8_t>();
-      return true;
-    case DataType::kInt16:
-      f.template operator()<int16_t>();
-      return true;
-    case DataType::kInt32:
-      f.template operator()<int32_t>();
-      return true;
-    case DataType::kInt64:
-      f.template operator()<int64_t>();
-      return true;
-    case DataType::kUInt8:
-      f.template operator()<uint8_t>();
-      return true;
-    case DataType::kUInt16:
-      f.template operator()<uint16_t>();
-      return true;
-    case DataType::kUInt32:
-      f.template operator()<uint32_t>();
-      return true;
-    case DataType::kUInt64:
-      f.template operator()<uint64_t>();
-      return true;
-    case DataType::kBool:
-      f.template operator()<bool>();
-      return true;
-    default:
-      return false;
+    case DataType::kFloat32: return call(std::type_identity<float>{});
+    case DataType::kFloat64: return call(std::type_identity<double>{});
+    case DataType::kInt8: return call(std::type_identity<int8_t>{});
+    case DataType::kInt16: return call(std::type_identity<int16_t>{});
+    case DataType::kInt32: return call(std::type_identity<int32_t>{});
+    case DataType::kInt64: return call(std::type_identity<int64_t>{});
+    case DataType::kUInt8: return call(std::type_identity<uint8_t>{});
+    case DataType::kUInt16: return call(std::type_identity<uint16_t>{});
+    case DataType::kUInt32: return call(std::type_identity<uint32_t>{});
+    case DataType::kUInt64: return call(std::type_identity<uint64_t>{});
+    case DataType::kBool: return call(std::type_identity<bool>{});
+    default: return false;
   }
 }
 

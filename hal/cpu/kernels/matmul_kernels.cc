@@ -378,26 +378,17 @@ class EmptyInnerDimKernel final : public Kernel {
   std::vector<const void*> inputs_;
 };
 
+// Plans the product as given, or over K = 1 when the inner dim is empty.
 template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
 Status Supports(const KernelSpec& spec) {
-  return Guard(spec, [&] { return Plan(EmptyInnerDim(spec) ? WithUnitInnerDim(spec) : spec).status(); });
-}
-
-template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
-Result<std::unique_ptr<Kernel>> CreateMatMul(const KernelSpec& spec) {
-  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
-    GE_ASSIGN_OR_RETURN(MatMulPlan p, Plan(spec));
-    auto k = std::make_unique<MatMulKernel>(spec);
-    GE_RETURN_IF_ERROR(k->Init(spec, p));
-    return std::unique_ptr<Kernel>(std::move(k));
-  });
+  return SupportsPlan<Plan>(EmptyInnerDim(spec) ? WithUnitInnerDim(spec) : spec);
 }
 
 template <Result<MatMulPlan> (*Plan)(const KernelSpec&)>
 Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
-  if (!EmptyInnerDim(spec)) return CreateMatMul<Plan>(spec);
+  if (!EmptyInnerDim(spec)) return CreatePlanned<MatMulKernel, Plan>(spec);
   const KernelSpec unit = WithUnitInnerDim(spec);
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> inner, CreateMatMul<Plan>(unit));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> inner, (CreatePlanned<MatMulKernel, Plan>(unit)));
   auto k = std::make_unique<EmptyInnerDimKernel>(std::move(inner), unit);
   if (!k->ok()) return Internal("out of memory for the zero operands of an empty inner dim");
   return std::unique_ptr<Kernel>(std::move(k));

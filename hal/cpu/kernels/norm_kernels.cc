@@ -291,15 +291,6 @@ Result<std::unique_ptr<Kernel>> CreateSimple(const KernelSpec& spec, Status (*su
   });
 }
 
-Result<std::unique_ptr<Kernel>> CreateLayerNorm(const KernelSpec& spec) {
-  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
-    GE_ASSIGN_OR_RETURN(LayerNormShape s, PlanLayerNorm(spec));
-    auto k = std::make_unique<LayerNormKernel>(spec);
-    GE_RETURN_IF_ERROR(k->Init(spec, s));
-    return std::unique_ptr<Kernel>(std::move(k));
-  });
-}
-
 }  // namespace
 
 void RegisterNormKernels(KernelRegistry& r) {
@@ -309,8 +300,7 @@ void RegisterNormKernels(KernelRegistry& r) {
   };
   r.Register("BatchNormalization", guarded(SupportsBatchNorm),
              [](const KernelSpec& s) { return CreateSimple<BatchNormKernel>(s, SupportsBatchNorm); });
-  r.Register("LayerNormalization", guarded([](const KernelSpec& s) { return PlanLayerNorm(s).status(); }),
-             CreateLayerNorm);
+  r.Register("LayerNormalization", SupportsPlan<PlanLayerNorm>, CreatePlanned<LayerNormKernel, PlanLayerNorm>);
   r.Register("InstanceNormalization", guarded(SupportsInstanceNorm),
              [](const KernelSpec& s) { return CreateSimple<InstanceNormKernel>(s, SupportsInstanceNorm); });
 }

@@ -131,21 +131,6 @@ class PoolKernel final : public DnnlKernel {
   std::vector<Step> steps_;
 };
 
-template <Result<PoolPlan> (*Plan)(const KernelSpec&)>
-Status Supports(const KernelSpec& spec) {
-  return Guard(spec, [&] { return Plan(spec).status(); });
-}
-
-template <Result<PoolPlan> (*Plan)(const KernelSpec&)>
-Result<std::unique_ptr<Kernel>> Create(const KernelSpec& spec) {
-  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
-    GE_ASSIGN_OR_RETURN(PoolPlan p, Plan(spec));
-    auto k = std::make_unique<PoolKernel>(spec);
-    GE_RETURN_IF_ERROR(k->Init(spec, p));
-    return std::unique_ptr<Kernel>(std::move(k));
-  });
-}
-
 }  // namespace
 
 void RegisterPoolKernels(KernelRegistry& r) {
@@ -153,22 +138,25 @@ void RegisterPoolKernels(KernelRegistry& r) {
   // Indices and integer inputs take the plain loop (max_pool_loop_kernels.cc).
   r.Register(
       "MaxPool",
-      [](const KernelSpec& s) { return NeedsMaxPoolLoop(s) ? CheckMaxPoolLoop(s) : Supports<PlanWindowPool>(s); },
-      [](const KernelSpec& s) { return NeedsMaxPoolLoop(s) ? CreateMaxPoolLoop(s) : Create<PlanWindowPool>(s); }, own);
-  r.Register("AveragePool", Supports<PlanWindowPool>, Create<PlanWindowPool>, own);
+      [](const KernelSpec& s) { return NeedsMaxPoolLoop(s) ? CheckMaxPoolLoop(s) : SupportsPlan<PlanWindowPool>(s); },
+      [](const KernelSpec& s) {
+        return NeedsMaxPoolLoop(s) ? CreateMaxPoolLoop(s) : CreatePlanned<PoolKernel, PlanWindowPool>(s);
+      },
+      own);
+  r.Register("AveragePool", SupportsPlan<PlanWindowPool>, CreatePlanned<PoolKernel, PlanWindowPool>, own);
   // f32 takes the own loop, threaded over channels (global_avg_pool.h);
   // oneDNN's checks still decide what is supported.
   r.Register(
-      "GlobalAveragePool", Supports<PlanGlobalPool>,
+      "GlobalAveragePool", SupportsPlan<PlanGlobalPool>,
       [](const KernelSpec& s) -> Result<std::unique_ptr<Kernel>> {
         if (OwnGlobalAvgPool(s)) {
-          GE_RETURN_IF_ERROR(Supports<PlanGlobalPool>(s));
+          GE_RETURN_IF_ERROR(SupportsPlan<PlanGlobalPool>(s));
           return CreateOwnGlobalAvgPool(s);
         }
-        return Create<PlanGlobalPool>(s);
+        return CreatePlanned<PoolKernel, PlanGlobalPool>(s);
       },
       own);
-  r.Register("GlobalMaxPool", Supports<PlanGlobalPool>, Create<PlanGlobalPool>, own);
+  r.Register("GlobalMaxPool", SupportsPlan<PlanGlobalPool>, CreatePlanned<PoolKernel, PlanGlobalPool>, own);
 }
 
 }  // namespace ge::hal

@@ -14,6 +14,7 @@
 #include "ge_base/bfloat16.h"
 #include "ge_base/range_length.h"
 #include "ge_base/float16.h"
+#include "ge_base/onnx_dtype.h"
 #include "kernels/bf16_convert.h"
 #include "kernels/loop_broadcast.h"
 #include "kernels/loop_convert.h"
@@ -253,40 +254,6 @@ void RegisterConstantValues(KernelRegistry& r, const char* op, Result<Dims> (*va
 
 // ---- Cast.
 
-// ONNX TensorProto.DataType numbers of the types Cast handles.
-DataType FromOnnxType(int64_t t) {
-  switch (t) {
-    case 1:
-      return D::kFloat32;
-    case 2:
-      return D::kUInt8;
-    case 3:
-      return D::kInt8;
-    case 4:
-      return D::kUInt16;
-    case 5:
-      return D::kInt16;
-    case 6:
-      return D::kInt32;
-    case 7:
-      return D::kInt64;
-    case 9:
-      return D::kBool;
-    case 10:
-      return D::kFloat16;
-    case 11:
-      return D::kFloat64;
-    case 12:
-      return D::kUInt32;
-    case 13:
-      return D::kUInt64;
-    case 16:
-      return D::kBFloat16;
-    default:
-      return D::kUndefined;
-  }
-}
-
 // The two 16-bit float formats, which cast through float32: float16 rounds
 // to nearest even with overflow to infinity (so float64 -> float16 rounds
 // twice, which can differ from a direct rounding by one half ulp); bfloat16
@@ -370,7 +337,7 @@ Status CheckCast(const KernelSpec& spec) {
     to = spec.inputs[1].dtype;
   } else {
     if (!spec.attrs.Has("to")) return Bad(spec, "attribute to is required");
-    to = FromOnnxType(spec.attrs.GetInt("to", 0));
+    to = DataTypeFromOnnx(spec.attrs.GetInt("to", 0));
     if (to == D::kUndefined)
       return NotSupported(spec,
                           "attribute to=" + std::to_string(spec.attrs.GetInt("to", 0)) + " is not a supported type");

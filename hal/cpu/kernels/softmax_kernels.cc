@@ -78,19 +78,6 @@ class SoftmaxKernel final : public DnnlKernel {
   std::vector<Step> steps_;
 };
 
-Status SupportsSoftmax(const KernelSpec& spec) {
-  return Guard(spec, [&] { return PlanSoftmax(spec).status(); });
-}
-
-Result<std::unique_ptr<Kernel>> CreateSoftmax(const KernelSpec& spec) {
-  return Guard(spec, [&]() -> Result<std::unique_ptr<Kernel>> {
-    GE_ASSIGN_OR_RETURN(SoftmaxView v, PlanSoftmax(spec));
-    auto k = std::make_unique<SoftmaxKernel>(spec);
-    GE_RETURN_IF_ERROR(k->Init(spec, v));
-    return std::unique_ptr<Kernel>(std::move(k));
-  });
-}
-
 // Per (outer, inner) position the first index of the largest value along n
 // gets 1; ties go to the lowest index, as numpy's argmax. NaN never wins.
 Result<std::unique_ptr<Kernel>> CreateHardmax(const KernelSpec& spec) {
@@ -117,8 +104,8 @@ Result<std::unique_ptr<Kernel>> CreateHardmax(const KernelSpec& spec) {
 }  // namespace
 
 void RegisterSoftmaxKernels(KernelRegistry& r) {
-  r.Register("Softmax", SupportsSoftmax, CreateSoftmax);
-  r.Register("LogSoftmax", SupportsSoftmax, CreateSoftmax);
+  r.Register("Softmax", SupportsPlan<PlanSoftmax>, CreatePlanned<SoftmaxKernel, PlanSoftmax>);
+  r.Register("LogSoftmax", SupportsPlan<PlanSoftmax>, CreatePlanned<SoftmaxKernel, PlanSoftmax>);
   r.Register("Hardmax", [](const KernelSpec& spec) { return PlanSoftmax(spec).status(); }, CreateHardmax);
 }
 

@@ -167,14 +167,8 @@ Result<bool> TryFuseAttention(Graph& g, Node* sm, const PassContext& ctx) {
   if (!out_perm.empty()) fused->SetAttr("out_perm", out_perm);
   fused->output_desc(0) = out;
   // The backend checks the shapes fit and that oneDNN runs them fast.
-  if (!Supported(ctx, *fused)) {
-    RemoveIfUnused(g, {fused});
-    return false;
-  }
-  GE_RETURN_IF_ERROR(Redirect(g, last, fused));
   for (const Operand* o : {&q, &k, &v}) removed.insert(removed.end(), o->folded.begin(), o->folded.end());
-  RemoveIfUnused(g, removed);
-  return true;
+  return ReplaceIfSupported(g, ctx, fused, last, removed);
 }
 
 }  // namespace

@@ -44,13 +44,7 @@ Result<bool> TryFuseConcatBn(Graph& g, Node* aff, const PassContext& ctx) {
   }
   fused->output_desc(0) = aff->output_desc(0);
   if (aff->HasAttr(hal::kAttrActivation)) fused->SetAttr(hal::kAttrActivation, aff->GetString(hal::kAttrActivation));
-  if (!Supported(ctx, *fused)) {
-    RemoveIfUnused(g, {fused});
-    return false;
-  }
-  GE_RETURN_IF_ERROR(Redirect(g, aff, fused));
-  RemoveIfUnused(g, {aff, cat});
-  return true;
+  return ReplaceIfSupported(g, ctx, fused, aff, {aff, cat});
 }
 
 }  // namespace

@@ -85,13 +85,7 @@ Result<bool> TryFuseGelu(Graph& g, Node* erf, const PassContext& ctx) {
   GE_RETURN_IF_ERROR(g.AddEdge(x.node, x.index, gelu, 0));
   gelu->SetAttr("approximate", std::string("none"));
   gelu->output_desc(0) = last->output_desc(0);
-  if (!Supported(ctx, *gelu)) {
-    RemoveIfUnused(g, {gelu});
-    return false;
-  }
-  GE_RETURN_IF_ERROR(Redirect(g, last, gelu));
-  RemoveIfUnused(g, pattern);
-  return true;
+  return ReplaceIfSupported(g, ctx, gelu, last, pattern);
 }
 
 }  // namespace

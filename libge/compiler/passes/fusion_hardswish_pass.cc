@@ -57,13 +57,7 @@ Result<bool> Replace(Graph& g, const PassContext& ctx, const std::string& op, co
     n->SetAttr("alpha", 1.0f / 6.0f);
     n->SetAttr("beta", 0.5f);
   }
-  if (!Supported(ctx, *n)) {
-    RemoveIfUnused(g, {n});
-    return false;
-  }
-  GE_RETURN_IF_ERROR(Redirect(g, last, n));
-  RemoveIfUnused(g, dead);
-  return true;
+  return ReplaceIfSupported(g, ctx, n, last, dead);
 }
 
 // Mul(x, gate) in either order where gate is output 0 of `gate`: x's

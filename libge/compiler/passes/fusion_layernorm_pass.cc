@@ -116,13 +116,7 @@ Result<bool> TryFuseLayernorm(Graph& g, Node* r1, const PassContext& ctx) {
   ln->SetAttr("axis", int64_t{-1});
   ln->SetAttr("epsilon", static_cast<float>(*eps));
   ln->output_desc(0) = xd;
-  if (!Supported(ctx, *ln)) {  // not yet wired to any consumer: drop it again
-    RemoveIfUnused(g, {ln});
-    return false;
-  }
-  GE_RETURN_IF_ERROR(Redirect(g, last, ln));
-  RemoveIfUnused(g, pattern);
-  return true;
+  return ReplaceIfSupported(g, ctx, ln, last, pattern);
 }
 
 }  // namespace

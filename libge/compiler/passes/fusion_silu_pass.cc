@@ -23,13 +23,7 @@ Result<bool> TryFuseSilu(Graph& g, Node* sig, const PassContext& ctx) {
   Node* swish = g.AddNode("Swish", g.MakeUniqueName(mul->name() + "_swish"), 0, 1);
   GE_RETURN_IF_ERROR(g.AddEdge(x.node, x.index, swish, 0));
   swish->output_desc(0) = mul->output_desc(0);
-  if (!Supported(ctx, *swish)) {
-    RemoveIfUnused(g, {swish});
-    return false;
-  }
-  GE_RETURN_IF_ERROR(Redirect(g, mul, swish));
-  RemoveIfUnused(g, {mul, sig});
-  return true;
+  return ReplaceIfSupported(g, ctx, swish, mul, {mul, sig});
 }
 
 }  // namespace

@@ -137,6 +137,17 @@ void RemoveIfUnused(Graph& g, const std::vector<Node*>& nodes) {
 
 bool Supported(const PassContext& ctx, const Node& n) { return Supported(ctx, BuildKernelSpec(n)); }
 
+Result<bool> ReplaceIfSupported(Graph& g, const PassContext& ctx, Node* fused, Node* last,
+                                const std::vector<Node*>& pattern) {
+  if (!Supported(ctx, *fused)) {
+    RemoveIfUnused(g, {fused});
+    return false;
+  }
+  GE_RETURN_IF_ERROR(Redirect(g, last, fused));
+  RemoveIfUnused(g, pattern);
+  return true;
+}
+
 // The backend answers for concrete shapes. In a dynamic model every unknown
 // dim is asked as 2 (the same value everywhere, so dims that must agree
 // still do; not 1, which would look like a broadcast); an unknown rank is

@@ -63,6 +63,12 @@ void RemoveIfUnused(Graph& g, const std::vector<Node*>& nodes);
 // build the fused node's spec first and rewrite only when it is supported.
 bool Supported(const PassContext& ctx, const Node& n);
 bool Supported(const PassContext& ctx, hal::KernelSpec spec);
+// The last step of most fusions: `fused` (inputs wired, no consumer yet)
+// replaces `last` when the backend supports it; then `pattern` (the nodes
+// it stands for) goes where nothing else uses it. Unsupported, `fused` is
+// removed again and the graph is as before. Returns whether it fused.
+Result<bool> ReplaceIfSupported(Graph& g, const PassContext& ctx, Node* fused, Node* last,
+                                const std::vector<Node*>& pattern);
 // The fused activation attributes (hal/fused_attrs.h) that stand for the
 // activation node `act` (Clip bounds, HardSigmoid's alpha and beta read from
 // it). Returns false when act is not a fusable activation.

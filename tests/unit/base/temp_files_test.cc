@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "common/scratch_dir.h"
+#include "common/temp_leftovers.h"
 #include "ge_base/file_io.h"
 #include "ge_base/temp_files.h"
 
@@ -32,6 +33,17 @@ class TempFilesTest : public ScratchDirTest {
 
 TEST_F(TempFilesTest, TheTemporaryNamesThisProcess) {
   EXPECT_EQ(TempPathFor("/a/m.om"), "/a/m.om." + std::to_string(::getpid()) + ".tmp");
+}
+
+// The tests that no write left a temporary behind look for this name.
+TEST_F(TempFilesTest, LeftoverChecksFindTheRealTemporaryName) {
+  const std::string out = Path("m.om");
+  EXPECT_EQ(TempFilesLeftFor(out), std::vector<std::string>{});
+  std::ofstream(TempPathFor(out)) << "partial";
+  std::ofstream(out + ".tmp") << "older name";
+  for (const char* other : {"m.om", "m.om.x1.tmp", "m.om.1.tmp.bak", "n.om.1.tmp", "m.omx.1.tmp"})
+    std::ofstream(Path(other)) << "not a temporary of m.om";
+  EXPECT_EQ(TempFilesLeftFor(out), (std::vector<std::string>{out + "." + std::to_string(::getpid()) + ".tmp", out + ".tmp"}));
 }
 
 TEST_F(TempFilesTest, AWriteSweepsTemporariesOfGoneProcessesOnly) {

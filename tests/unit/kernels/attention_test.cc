@@ -6,6 +6,7 @@
 
 #include "ge_base/bfloat16.h"
 #include "hal/device.h"
+#include "hal/fused_attrs.h"
 #include "tests/common/refusal.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
@@ -255,6 +256,20 @@ TEST(FusedAttentionKernel, RejectsMismatchedOperandsAndBadPerms) {
                       StatusCode::kInvalidArgument,
                       "FusedAttention: mask [5,5] does not broadcast to the scores [2,5,7]"));
   EXPECT_TRUE(RunKernel("FusedAttention", {}, {f({2, 5, 8}), f({2, 8, 7}), f({2, 7, 8}), f({5, 7})}, {out}).ok());
+}
+
+// An activation fused into attention would be dropped: it is refused, as is
+// a misspelt attribute (hal/fused_attrs.h).
+TEST(FusedAttentionKernel, RefusesAttributesItDoesNotRead) {
+  const auto f = [](dims d) { return HostTensor::F32(d, std::vector<float>(Count(d), 0.f)); };
+  const hal::TensorInfo out{DataType::kFloat32, {2, 5, 8}};
+  const std::vector<HostTensor> in = {f({2, 5, 8}), f({2, 8, 7}), f({2, 7, 8})};
+  ASSERT_TRUE(RunKernel("FusedAttention", Attr("scale", 0.5f), in, {out}).ok());
+  EXPECT_TRUE(Refused(RunKernel("FusedAttention", Attr("scael", 0.5f), in, {out}), StatusCode::kInvalidArgument,
+                      "unknown attribute 'scael' (the FusedAttention kernel reads k_perm, out_perm, q_perm, scale, "
+                      "v_perm)"));
+  EXPECT_TRUE(Refused(RunKernel("FusedAttention", Attr(hal::kAttrActivation, std::string("Relu")), in, {out}),
+                      StatusCode::kInvalidArgument, "unknown attribute 'activation' (the FusedAttention kernel"));
 }
 
 }  // namespace

@@ -185,6 +185,13 @@ TEST_P(ChannelAffineLayouts, ConcatAffineWritesEachPartInItsPlace) {
                         {Out(yd, b)}),
               StatusCode::kUnsupported, "every part needs the output's dtype and layout"))
       << "parts in another layout";
+  EXPECT_TRUE(Refused(RunKernel("ConcatAffine", Attr(hal::kAttrActivationMin, 0.f),
+                                {In(ad, x, b), In(bd, z, b), HostTensor::F32({48}, s, true),
+                                 HostTensor::F32({48}, t, true)},
+                                {Out(yd, b)}),
+                      StatusCode::kInvalidArgument,
+                      "unknown attribute 'activation_min' (the ConcatAffine kernel reads activation)"))
+      << "a Clip bound it would drop";
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, ChannelAffineLayouts, ::testing::Values(0, 8, 16, kLast), [](const auto& info) {

@@ -118,5 +118,17 @@ TEST(DeconvKernel, RejectsAMismatchedOutputAndGroup) {
       Refused(group, StatusCode::kInvalidArgument, "ConvTranspose: group 2 does not fit X [1,3,2] and W [3,1,3]"));
 }
 
+// A misspelt fused attribute is refused, not dropped (hal/fused_attrs.h).
+TEST(DeconvKernel, RefusesAnAttributeItDoesNotRead) {
+  hal::Attrs a;
+  a.Set("strides", dims{2});
+  const auto x = HostTensor::F32({1, 1, 2}, {1, 2});
+  const auto w = HostTensor::F32({1, 1, 3}, {1, 10, 100}, true);
+  ASSERT_TRUE(RunKernel("ConvTranspose", a, {x, w}, {{DataType::kFloat32, {1, 1, 5}}}).ok());
+  a.Set("activaton", std::string("Relu"));
+  EXPECT_TRUE(Refused(RunKernel("ConvTranspose", a, {x, w}, {{DataType::kFloat32, {1, 1, 5}}}),
+                      StatusCode::kInvalidArgument, "unknown attribute 'activaton' (the ConvTranspose kernel reads "));
+}
+
 }  // namespace
 }  // namespace ge::test

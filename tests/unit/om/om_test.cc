@@ -25,6 +25,7 @@
 #include "om.pb.h"
 #include "om/om_layout.h"
 #include "tests/common/refusal.h"
+#include "tests/common/temp_leftovers.h"
 
 namespace ge {
 namespace {
@@ -1107,7 +1108,7 @@ TEST_F(OmFileTest, WriteThenReadRoundTripsAndLeavesNoTemporary) {
   Status s = WriteOmFile(m, path);
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_TRUE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_EQ(test::TempFilesLeftFor(path), std::vector<std::string>{});
   EXPECT_EQ(ReadBytes(path), Serialize(m));
   auto r = ReadOmFile(path);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -1115,7 +1116,7 @@ TEST_F(OmFileTest, WriteThenReadRoundTripsAndLeavesNoTemporary) {
   // Overwriting an existing file works too.
   ASSERT_TRUE(WriteOmFile(RichModel(), path).ok());
   EXPECT_EQ(ReadBytes(path), Serialize(RichModel()));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_EQ(test::TempFilesLeftFor(path), std::vector<std::string>{});
 }
 
 TEST_F(OmFileTest, WriteIntoAMissingDirectoryFailsAndLeavesNoFile) {
@@ -1124,7 +1125,7 @@ TEST_F(OmFileTest, WriteIntoAMissingDirectoryFailsAndLeavesNoFile) {
   ASSERT_TRUE(Refused(s, StatusCode::kIo, "cannot open"));
   EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
   EXPECT_FALSE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_EQ(test::TempFilesLeftFor(path), std::vector<std::string>{});
   EXPECT_FALSE(fs::exists(Path("no")));
   EXPECT_TRUE(fs::is_empty(dir_));
 }
@@ -1137,7 +1138,7 @@ TEST_F(OmFileTest, FailedWriteKeepsTheOldFile) {
   Model bad;
   EXPECT_TRUE(Refused(WriteOmFile(bad, path), StatusCode::kInternal, "model without a graph"));
   EXPECT_EQ(ReadBytes(path), before);
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_EQ(test::TempFilesLeftFor(path), std::vector<std::string>{});
 }
 
 TEST_F(OmFileTest, ReadingAMissingFileIsNotFound) {

@@ -2,6 +2,7 @@
 // holds, and the length checks that keep a bad file from being read past.
 #include <gtest/gtest.h>
 
+#include "ge_base/onnx_dtype.h"
 #include "onnx_parser_test_util.h"
 #include "tests/common/refusal.h"
 
@@ -31,6 +32,24 @@ const Tensor& ValueOf(const Graph& g, const std::string& name) {
   if (!t) return kNone;
   EXPECT_EQ(n->output_desc(0), t->desc()) << name;
   return *t;
+}
+
+// ge_base's number table (also read by shape inference and the Cast kernel
+// for "to" and "dtype" attributes) against onnx's own enum.
+TEST(OnnxTensor, ElementTypeNumbersMatchOnnxsEnum) {
+  const std::pair<TensorProto::DataType, DataType> known[] = {
+      {TensorProto::FLOAT, DataType::kFloat32},   {TensorProto::DOUBLE, DataType::kFloat64},
+      {TensorProto::FLOAT16, DataType::kFloat16}, {TensorProto::BFLOAT16, DataType::kBFloat16},
+      {TensorProto::INT8, DataType::kInt8},       {TensorProto::INT16, DataType::kInt16},
+      {TensorProto::INT32, DataType::kInt32},     {TensorProto::INT64, DataType::kInt64},
+      {TensorProto::UINT8, DataType::kUInt8},     {TensorProto::UINT16, DataType::kUInt16},
+      {TensorProto::UINT32, DataType::kUInt32},   {TensorProto::UINT64, DataType::kUInt64},
+      {TensorProto::BOOL, DataType::kBool}};
+  for (const auto& [onnx_type, dtype] : known) EXPECT_EQ(DataTypeFromOnnx(onnx_type), dtype) << onnx_type;
+  for (auto none : {TensorProto::UNDEFINED, TensorProto::STRING, TensorProto::COMPLEX64, TensorProto::COMPLEX128})
+    EXPECT_EQ(DataTypeFromOnnx(none), DataType::kUndefined) << none;
+  EXPECT_EQ(DataTypeFromOnnx(-1), DataType::kUndefined);
+  EXPECT_EQ(DataTypeFromOnnx(int64_t{1} << 40), DataType::kUndefined);
 }
 
 TEST(OnnxTensor, TypedFieldsDecodeForEveryDtype) {

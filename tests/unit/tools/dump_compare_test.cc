@@ -3,6 +3,7 @@
 #include "ge/tools/dump_compare.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <cmath>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "ge/tools/npy.h"
 #include "ge_base/file_io.h"
 #include "tests/common/refusal.h"
+#include "tests/common/temp_leftovers.h"
 
 namespace ge::tools {
 namespace {
@@ -131,6 +133,54 @@ TEST(DumpCompareTest, InputsAreFollowedThroughOpsInOneDumpOnly) {
   EXPECT_EQ(c.first_divergent_inputs, std::vector<std::string>{"c1"});
 }
 
+// Runs f on a thread with a 1 MB stack: a recursion 100,000 calls deep
+// overflows it for certain, where the main thread's 8 MB might hold it.
+template <typename F>
+void RunOnSmallStack(F f) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, size_t{1} << 20), 0);
+  pthread_t thread;
+  const int rc = pthread_create(
+      &thread, &attr,
+      [](void* p) -> void* {
+        (*static_cast<F*>(p))();
+        return nullptr;
+      },
+      &f);
+  pthread_attr_destroy(&attr);
+  ASSERT_EQ(rc, 0);
+  pthread_join(thread, nullptr);
+}
+
+TEST(DumpCompareTest, ADeepChainOfOpsInOneDumpOnlyIsFollowedWithoutRecursion) {
+  // x -> t0 -> ... -> t99999 -> y in A, where only x and y are in B too.
+  constexpr int kChain = 100000;
+  std::vector<DumpedOp> a_ops = {DumpCmpOp("x", {1})};
+  for (int i = 0; i < kChain; ++i)
+    a_ops.push_back(DumpCmpOp("t" + std::to_string(i), {1}, {i ? "t" + std::to_string(i - 1) : "x"}));
+  a_ops.push_back(DumpCmpOp("y", {1}, {"t" + std::to_string(kChain - 1)}));
+  const OpDumpDir a = DumpCmpDir(std::move(a_ops));
+  const OpDumpDir b = DumpCmpDir({DumpCmpOp("x", {1}), DumpCmpOp("y", {2}, {"x"})});
+  DumpComparison c;
+  RunOnSmallStack([&] { c = ComparedOk(a, b); });
+  ASSERT_EQ(c.pairs.size(), 2u);
+  ASSERT_EQ(c.first_divergent, 1);
+  EXPECT_EQ(c.first_divergent_inputs, std::vector<std::string>{"x"});
+  EXPECT_EQ(c.only_a.size(), static_cast<size_t>(kChain));
+}
+
+TEST(DumpCompareTest, InputsThroughOpsInOneDumpOnlyKeepTheirOrder) {
+  // y's inputs: p (A only; fed by c2, then c1), then c3: depth first, in order.
+  const OpDumpDir a = DumpCmpDir({DumpCmpOp("c1", {1}), DumpCmpOp("c2", {1}), DumpCmpOp("c3", {1}),
+                                  DumpCmpOp("p", {1}, {"c2", "c1"}), DumpCmpOp("y", {1}, {"p", "c3", "c1"})});
+  const OpDumpDir b = DumpCmpDir({DumpCmpOp("c1", {1}), DumpCmpOp("c2", {1}), DumpCmpOp("c3", {1}),
+                                  DumpCmpOp("y", {5}, {"c1", "c2", "c3"})});
+  const DumpComparison c = ComparedOk(a, b);
+  ASSERT_EQ(c.first_divergent, 3);
+  EXPECT_EQ(c.first_divergent_inputs, (std::vector<std::string>{"c2", "c1", "c3"}));
+}
+
 TEST(DumpCompareTest, ShapesThatDifferAreReportedNotCompared) {
   const OpDumpDir a = DumpCmpDir({DumpCmpOp("c1", {1, 2, 3, 4}, {}, {2, 2})});
   const OpDumpDir b = DumpCmpDir({DumpCmpOp("c1", {1, 2, 3, 4}, {}, {4})});
@@ -193,7 +243,7 @@ TEST_F(OpDumpFilesTest, WrittenDumpsReadBackInOrder) {
   EXPECT_EQ(d->ops[0].inputs, std::vector<std::string>{"x"});
   EXPECT_EQ(d->ops[0].tensor.bytes, o.bytes);
   EXPECT_EQ(d->ops[1].node, "relu");
-  EXPECT_FALSE(std::filesystem::exists(dir_ / "dump.json.tmp"));
+  EXPECT_EQ(test::TempFilesLeftFor(dir_ / "dump.json"), std::vector<std::string>{});
 }
 
 TEST_F(OpDumpFilesTest, BadDumpsAreErrorsNamingTheFile) {

@@ -13,6 +13,7 @@
 #include "ge/tools/tensor_file.h"
 #include "ge/tools/time_stats.h"
 #include "tests/common/refusal.h"
+#include "tests/common/temp_leftovers.h"
 #include "tests/common/tool_runner.h"
 
 namespace ge::tools {
@@ -65,7 +66,7 @@ TEST_F(RunFilesTest, EveryOutputFormatWritesTheValues) {
     ASSERT_TRUE(f.ok()) << name;
     const std::string p = (dir_ / (std::string("y.") + TensorFileExtension(*f))).string();
     ASSERT_TRUE(WriteTensorFile(p, *f, kF32x2x3, kSixFloats).ok()) << name;
-    EXPECT_FALSE(fs::exists(p + ".tmp"));
+    EXPECT_EQ(test::TempFilesLeftFor(p), std::vector<std::string>{}) << name;
     auto back = ReadTensorFile(p, kF32x2x3);
     if (*f == TensorFileFormat::kTxt) {
       EXPECT_EQ(test::ReadFileBytes(p), "1.5 -2 0.25\n3 4 1.00000001e-07\n");
