@@ -9,10 +9,12 @@
 // every other access of the version it overwrites. Results the model
 // returns are read at the end of the run, after every task.
 #include <algorithm>
+#include <cstdint>
 
 #include "ge/ops/kernel_spec.h"
 #include "ge/ops/memory_alias.h"
 #include "ge/ops/op_registry.h"
+#include "box_overlaps.h"
 #include "verify_facts.h"
 
 namespace ge::verify {
@@ -137,12 +139,9 @@ class MemoryCheck {
     return true;
   }
 
-  // Pairs of groups in overlapping memory that may be in use at once, by
-  // their first versions; at most `limit` of them.
-  std::vector<std::pair<int, int>> Overlaps(size_t limit) const {
-    std::vector<std::pair<int, int>> found;
-    // Sorted by (segment, offset), each group is compared with the ones that
-    // start before its end.
+  // The groups with memory, by (segment, offset): the order overlaps are
+  // reported in.
+  std::vector<int> ByAddress() const {
     std::vector<int> order;
     for (size_t g = 0; g < groups_.size(); ++g)
       if (groups_[g].size > 0) order.push_back(static_cast<int>(g));
@@ -151,14 +150,96 @@ class MemoryCheck {
       const Group& b = groups_[y];
       return a.segment != b.segment ? a.segment < b.segment : a.offset < b.offset;
     });
+    return order;
+  }
+
+  // Whether groups a and b (sorted a first) are an overlap the check reports.
+  bool Conflict(const Group& a, const Group& b) const {
+    if (b.segment != a.segment || b.offset >= a.offset + a.size) return false;
+    // Weights and inputs are never written: they only may not overlap.
+    const bool read_only = a.segment == Segment::kWeights || a.segment == Segment::kInput;
+    return read_only || (!GroupBefore(a, b) && !GroupBefore(b, a));
+  }
+
+  // A task's place in one linear order of the schedule: its clock's sum
+  // grows along every stream and every happens-before edge.
+  int64_t Time(streams::TaskPos p) const {
+    int64_t sum = 0;
+    for (int32_t c : f_.hb->Clock(p)) sum += c;
+    return sum;
+  }
+
+  // The time from which every task that starts is after all of the group's
+  // accesses: on each stream the first task whose clock covers `last`
+  // (clocks only grow along a stream). INT64_MAX when a stream never gets one.
+  int64_t DoneTime(const Group& g) const {
+    int64_t done = INT64_MIN;
+    for (int32_t s = 0; s < f_.hb->num_streams(); ++s) {
+      const int32_t n = static_cast<int32_t>(f_.model.streams[s].tasks.size());
+      auto covers = [&](int32_t k) {
+        const std::vector<int32_t>& clock = f_.hb->Clock({s, k});
+        for (size_t t = 0; t < g.last.size(); ++t)
+          if (g.last[t] > clock[t]) return false;
+        return true;
+      };
+      int32_t lo = 0, hi = n;  // the first covering task is in [lo, hi]; n: none
+      while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (covers(mid)) hi = mid;
+        else lo = mid + 1;
+      }
+      if (lo == n && n > 0) return INT64_MAX;
+      if (n > 0) done = std::max(done, Time({s, lo}));
+    }
+    return done == INT64_MIN ? INT64_MAX : done;
+  }
+
+  // A group's box: its memory, and the times in which it can conflict.
+  // Group b written at a time >= DoneTime(a) comes after every access of a
+  // (GroupBefore(a, b)), so two groups can conflict only if each starts
+  // before the other is done; groups nobody writes (Data, Const), the
+  // model's results and read-only memory are taken as always in use.
+  Box BoxOf(const Group& g) const {
+    Box box{static_cast<int32_t>(g.segment), g.offset, g.size, INT64_MIN, INT64_MAX};
+    if (g.segment == Segment::kWeights || g.segment == Segment::kInput) return box;
+    if (const Node* writer = versions_[g.first].writer) box.start = Time(f_.task.at(writer));
+    if (!g.end) box.end = std::max(DoneTime(g), box.start + 1);
+    return box;
+  }
+
+  // Pairs of groups in overlapping memory that may be in use at once, by
+  // their first versions, in address order; at most `limit` of them. Only
+  // pairs whose boxes intersect are compared (n log n on a valid plan).
+  std::vector<std::pair<int, int>> Overlaps(size_t limit) const {
+    const std::vector<int> order = ByAddress();
+    std::vector<Box> boxes;
+    boxes.reserve(order.size());
+    for (int g : order) boxes.push_back(BoxOf(groups_[g]));
+    std::vector<std::pair<int, int>> candidates;  // positions in `order`
+    constexpr size_t kMaxCandidates = size_t{1} << 22;
+    if (!IntersectingBoxes(boxes, kMaxCandidates, &candidates)) return OverlapsPairwise(order, limit);
+    std::sort(candidates.begin(), candidates.end());
+    std::vector<std::pair<int, int>> found;
+    for (const auto& [i, j] : candidates) {
+      if (found.size() >= limit) break;
+      const Group& a = groups_[order[i]];
+      const Group& b = groups_[order[j]];
+      if (Conflict(a, b)) found.push_back({a.first, b.first});
+    }
+    return found;
+  }
+
+  // Overlaps by comparing each group with the ones that start before its
+  // end: quadratic where memory is reused, kept for plans so broken that
+  // millions of boxes intersect.
+  std::vector<std::pair<int, int>> OverlapsPairwise(const std::vector<int>& order, size_t limit) const {
+    std::vector<std::pair<int, int>> found;
     for (size_t i = 0; i < order.size() && found.size() < limit; ++i) {
       const Group& a = groups_[order[i]];
       for (size_t j = i + 1; j < order.size() && found.size() < limit; ++j) {
         const Group& b = groups_[order[j]];
         if (b.segment != a.segment || b.offset >= a.offset + a.size) break;
-        // Weights and inputs are never written: they only may not overlap.
-        const bool read_only = a.segment == Segment::kWeights || a.segment == Segment::kInput;
-        if (read_only || (!GroupBefore(a, b) && !GroupBefore(b, a))) found.push_back({a.first, b.first});
+        if (Conflict(a, b)) found.push_back({a.first, b.first});
       }
     }
     return found;

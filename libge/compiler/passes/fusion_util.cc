@@ -211,15 +211,25 @@ void ApplyAttrs(const std::map<std::string, AttrValue>& attrs, hal::KernelSpec* 
 
 hal::TensorInfo InfoOf(const TensorDesc& d) { return hal::TensorInfo{d.dtype, d.dims, ChannelBlockOf(d.format)}; }
 
+// A rewrite does not restart the sweep from the first node (that made a pass
+// quadratic in its rewrites on big graphs): the sweep goes on from the
+// rewritten node, found again by id since the graph keeps its nodes in id
+// order and appends new ones; sweeps repeat until one rewrites nothing.
 Status RunToFixpoint(Graph& g, const std::function<Result<bool>(Graph&, Node*)>& try_fuse) {
   for (bool changed = true; changed;) {
     changed = false;
-    for (Node* n : g.nodes()) {
-      GE_ASSIGN_OR_RETURN(bool fired, try_fuse(g, n));
-      if (fired) {
-        changed = true;
-        break;
+    std::vector<Node*> nodes = g.nodes();
+    for (size_t i = 0; i < nodes.size();) {
+      const int64_t id = nodes[i]->id();
+      GE_ASSIGN_OR_RETURN(bool fired, try_fuse(g, nodes[i]));
+      if (!fired) {
+        ++i;
+        continue;
       }
+      changed = true;
+      nodes = g.nodes();
+      i = std::lower_bound(nodes.begin(), nodes.end(), id, [](const Node* n, int64_t v) { return n->id() < v; }) -
+          nodes.begin();
     }
   }
   return Status::Ok();

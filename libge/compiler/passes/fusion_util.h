@@ -82,8 +82,9 @@ void ApplyAttrs(const std::map<std::string, AttrValue>& attrs, hal::KernelSpec* 
 // The shape/type of output 0 of a producer as a kernel input.
 hal::TensorInfo InfoOf(const TensorDesc& d);
 
-// Calls try_fuse(node) on every node until none fires. A firing match may
-// delete nodes, so the scan restarts after each (graphs here are small).
+// Calls try_fuse(node) on every node, in id order, until a sweep where none
+// fires. A firing match may delete nodes: the sweep goes on from the fired
+// node's id in the graph as it is now (linear, not restarting per rewrite).
 Status RunToFixpoint(Graph& g, const std::function<Result<bool>(Graph&, Node*)>& try_fuse);
 
 // An inference-mode BatchNormalization with constant parameters, as the
