@@ -81,7 +81,8 @@ Status CheckLayouts(const KernelSpec& spec, LayoutSupport layouts) {
 }
 
 // Every tensor of a spec has a size that fits (ge_base/tensor_bytes.h):
-// shapes inferred at run time reach kernels only through here. Outputs of
+// shapes, the compiler's and those inferred at run time, reach kernels only
+// through Supports. Outputs of
 // computed-shape kernels are -1 until they run, and are left to them.
 Status CheckTensorSizes(const KernelSpec& spec) {
   auto check = [&spec](const TensorInfo& t, const std::string& what) -> Status {
@@ -132,12 +133,14 @@ Status KernelRegistry::Supports(const KernelSpec& spec) const {
   auto it = entries_.find(spec.op);
   if (it == entries_.end()) return NamedByNode(spec, Unsupported("no kernel for op type " + spec.op));
   GE_RETURN_IF_ERROR(CheckLayouts(spec, it->second.layouts));
+  // Before the kernel's own check: a kernel plans with the dims (oneDNN's
+  // strides are their products), which must not overflow.
+  GE_RETURN_IF_ERROR(CheckTensorSizes(spec));
   if (it->second.support) return NamedByNode(spec, it->second.support(spec));
   return Status::Ok();
 }
 
 Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const KernelSpec& spec) const {
-  GE_RETURN_IF_ERROR(CheckTensorSizes(spec));
   GE_RETURN_IF_ERROR(Supports(spec));
   if (AllOutputsEmpty(spec)) return std::unique_ptr<Kernel>(new EmptyOutputsKernel());
   auto kernel = entries_.at(spec.op).create(spec);
@@ -148,7 +151,6 @@ Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const KernelSpec& spec) c
 Result<std::vector<PackedConstant>> KernelRegistry::Pack(const KernelSpec& spec) const {
   auto it = entries_.find(spec.op);
   if (it == entries_.end() || !it->second.pack) return std::vector<PackedConstant>{};
-  GE_RETURN_IF_ERROR(CheckTensorSizes(spec));
   GE_RETURN_IF_ERROR(Supports(spec));
   if (AllOutputsEmpty(spec)) return std::vector<PackedConstant>{};  // Create makes no op kernel to pack for
   auto packed = it->second.pack(spec);

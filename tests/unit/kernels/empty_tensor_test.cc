@@ -103,6 +103,15 @@ TEST(EmptyTensorKernel, RegistryRefusesSpecsTooLargeOrNegative) {
   spec.outputs = {hal::TensorInfo{DataType::kFloat32, {-4}}};
   EXPECT_TRUE(Refused(Cpu().kernels().Create(spec).status(), StatusCode::kInvalidArgument,
                       "node r0 (Relu) output 0: f32[-4] has a negative dim"));
+  // Supports too (the compiler's check, before ge-atc plans the memory):
+  // MatMul's plan multiplies the dims into oneDNN strides, which overflowed.
+  spec.op = "MatMul";
+  spec.name = "m0";
+  spec.inputs = {hal::TensorInfo{DataType::kFloat32, {int64_t{1} << 62, 16}},
+                 hal::TensorInfo{DataType::kFloat32, {16, 8}}};
+  spec.outputs = {hal::TensorInfo{DataType::kFloat32, {int64_t{1} << 62, 8}}};
+  EXPECT_TRUE(Refused(Cpu().kernels().Supports(spec), StatusCode::kInvalidArgument,
+                      "node m0 (MatMul) input 0: f32[4611686018427387904,16] is too large"));
   // TensorInfo::Bytes of an impossible shape is 0, never a wrapped count.
   EXPECT_EQ((hal::TensorInfo{DataType::kFloat32, {int64_t{1} << 62, 4}}.Bytes()), 0u);
 }
